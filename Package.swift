@@ -1,0 +1,78 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Settings every Swift target shares: a public API that leaks an imported (C) type does not compile.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "IAPAudit",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "iap-audit", targets: ["iap-audit"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // C at the edge: module maps and shims only.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
+        .target(
+            name: "Postgres",
+            dependencies: ["CLibPQ", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
+        .target(name: "Gzip", dependencies: ["CZlib"], swiftSettings: strictSettings),
+        .target(
+            name: "AppStoreFormats",
+            dependencies: ["Gzip", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "SyntheticData",
+            dependencies: ["AppStoreFormats", "Gzip"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "IAPAudit",
+            dependencies: [
+                "Postgres", "Gzip", "AppStoreFormats", "SyntheticData",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings,
+            plugins: ["EmbedResources"]
+        ),
+        .executableTarget(
+            name: "iap-audit",
+            dependencies: [
+                "IAPAudit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
+        // Build tool: embeds sql/ and reports/ into the binary, so an installed iap-audit needs no source tree.
+        .executableTarget(name: "embed-resources", swiftSettings: strictSettings),
+        .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
+
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres"], swiftSettings: strictSettings),
+        .testTarget(name: "GzipTests", dependencies: ["Gzip"], swiftSettings: strictSettings),
+        .testTarget(name: "AppStoreFormatsTests", dependencies: ["AppStoreFormats", "Gzip"], swiftSettings: strictSettings),
+        .testTarget(name: "SyntheticDataTests", dependencies: ["SyntheticData", "AppStoreFormats", "Gzip"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "IAPAuditTests",
+            dependencies: ["IAPAudit", "Postgres", "AppStoreFormats", "SyntheticData", "Gzip"],
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
