@@ -1,0 +1,219 @@
+internal import CLibPQ
+
+extension Connection {
+    /// Streams rows into the server with `COPY … FROM STDIN` (text format) and returns how many rows it loaded.
+    ///
+    /// `body` writes rows through a `CopyWriter`, which flushes to libpq in large chunks so memory stays bounded.
+    /// If `body` throws, the COPY is aborted and the error rethrown; the enclosing transaction is then unusable.
+    @discardableResult
+    public func copyIn(_ copyStatement: String, context: String? = nil, body: (inout CopyWriter) throws -> Void)
+        throws -> Int
+    {
+        let start = PQexec(handle, copyStatement)
+        guard let start, PQresultStatus(start) == PGRES_COPY_IN else {
+            _ = try check(start, context: context)
+            throw PostgresError(
+                kind: .protocolViolation, message: "statement did not start a COPY FROM STDIN", context: context)
+        }
+        PQclear(start)
+        var writer = CopyWriter(connection: self, context: context)
+        do {
+            try body(&writer)
+            try writer.flush()
+        } catch {
+            PQputCopyEnd(handle, "aborted by client")
+            drainResults()
+            throw error
+        }
+        guard PQputCopyEnd(handle, nil) == 1 else {
+            throw PostgresError(kind: .copy, message: Self.trimmed(String(cString: PQerrorMessage(handle))),
+                context: context)
+        }
+        let result = try check(PQgetResult(handle), context: context)
+        drainResults()
+        return result.affectedRows
+    }
+
+    /// Loads rows already rendered into a detached `CopyWriter` (see `CopyWriter()`), in one COPY.
+    @discardableResult
+    public func copyIn(_ copyStatement: String, rows: CopyWriter, context: String? = nil) throws -> Int {
+        guard rows.rowCount > 0 else { return 0 }
+        return try copyIn(copyStatement, context: context) { _ in
+            // An untyped closure: a typed-throws closure here crashes the Swift 6.3 compiler (IRGen).
+            let bytes = rows.bytes
+            var failure: PostgresError?
+            bytes.withUnsafeBytes { raw in
+                do throws(PostgresError) { try self.putCopyData(raw, context: context) } catch { failure = error }
+            }
+            if let failure { throw failure }
+        }
+    }
+
+    /// Sends one chunk of COPY data.
+    func putCopyData(_ bytes: UnsafeRawBufferPointer, context: String?) throws(PostgresError) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        let status = PQputCopyData(handle, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
+        guard status == 1 else {
+            throw PostgresError(
+                kind: isOK ? .copy : .connection, message: Self.trimmed(String(cString: PQerrorMessage(handle))),
+                context: context)
+        }
+    }
+
+    /// Reads and discards results until libpq is ready for the next command.
+    func drainResults() {
+        while let result = PQgetResult(handle) { PQclear(result) }
+    }
+}
+
+/// Writes rows in COPY text format: fields separated by tabs, `\N` for NULL, backslash escapes.
+///
+/// Inside `Connection.copyIn(_:body:)` it streams to the server; created with `init()` it only collects rows, to be
+/// loaded later with `Connection.copyIn(_:rows:)` (for tables that cannot stream while another COPY is open).
+public struct CopyWriter {
+    private let connection: Connection?
+    private let context: String?
+    private var buffer: [UInt8] = []
+    private var fieldCount = 0
+    /// Rows written so far.
+    public private(set) var rowCount = 0
+
+    private static let flushThreshold = 1 << 18
+
+    init(connection: Connection, context: String?) {
+        self.connection = connection
+        self.context = context
+        buffer.reserveCapacity(Self.flushThreshold + 4096)
+    }
+
+    /// A detached writer that collects rows in memory.
+    public init() {
+        self.connection = nil
+        self.context = nil
+    }
+
+    /// Bytes collected and not yet sent.
+    public var byteCount: Int { buffer.count }
+
+    var bytes: [UInt8] { buffer }
+
+    /// Forgets the collected rows (after they were loaded).
+    public mutating func reset() {
+        buffer.removeAll(keepingCapacity: true)
+        fieldCount = 0
+        rowCount = 0
+    }
+
+    /// Appends a text field, escaping what COPY's text format requires.
+    public mutating func field(_ value: String?) {
+        separate()
+        guard var value else {
+            buffer.append(contentsOf: [0x5C, 0x4E])  // \N
+            return
+        }
+        value.withUTF8 { appendEscaped($0) }
+    }
+
+    /// Appends a text field from raw UTF-8 bytes (already validated), escaping as needed.
+    public mutating func field(utf8 bytes: some Collection<UInt8>) {
+        separate()
+        if bytes.withContiguousStorageIfAvailable({ appendEscaped($0) }) == nil {
+            appendEscaped(Array(bytes))
+        }
+    }
+
+    /// Appends an integer field.
+    public mutating func field(_ value: Int?) {
+        separate()
+        guard let value else {
+            buffer.append(contentsOf: [0x5C, 0x4E])
+            return
+        }
+        appendDecimal(value)
+    }
+
+    /// Appends a boolean field.
+    public mutating func field(_ value: Bool?) {
+        separate()
+        guard let value else {
+            buffer.append(contentsOf: [0x5C, 0x4E])
+            return
+        }
+        buffer.append(value ? 0x74 : 0x66)  // t / f
+    }
+
+    /// Appends a `bytea` field from raw bytes (hex format).
+    public mutating func field(bytea bytes: some Sequence<UInt8>) {
+        separate()
+        // COPY text format: the bytea text form `\x…` with its backslash escaped.
+        buffer.append(contentsOf: [0x5C, 0x5C, 0x78])
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        for byte in bytes {
+            buffer.append(hex[Int(byte >> 4)])
+            buffer.append(hex[Int(byte & 0x0F)])
+        }
+    }
+
+    /// Appends a field already in PostgreSQL text input form that needs no escaping (timestamps, numbers).
+    public mutating func field(verbatim bytes: some Sequence<UInt8>) {
+        separate()
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Ends the current row; flushes to the server when the buffer is large.
+    public mutating func endRow() throws(PostgresError) {
+        buffer.append(0x0A)
+        fieldCount = 0
+        rowCount += 1
+        if connection != nil && buffer.count >= Self.flushThreshold { try flush() }
+    }
+
+    mutating func flush() throws(PostgresError) {
+        guard !buffer.isEmpty, let connection else { return }
+        let context = self.context
+        var failure: PostgresError?
+        buffer.withUnsafeBytes { bytes in
+            do throws(PostgresError) { try connection.putCopyData(bytes, context: context) } catch { failure = error }
+        }
+        if let failure { throw failure }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func separate() {
+        if fieldCount > 0 { buffer.append(0x09) }
+        fieldCount += 1
+    }
+
+    private mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
+        for byte in bytes {
+            switch byte {
+            case 0x5C: buffer.append(0x5C); buffer.append(0x5C)
+            case 0x09: buffer.append(0x5C); buffer.append(0x74)
+            case 0x0A: buffer.append(0x5C); buffer.append(0x6E)
+            case 0x0D: buffer.append(0x5C); buffer.append(0x72)
+            default: buffer.append(byte)
+            }
+        }
+    }
+
+    private mutating func appendEscaped(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { appendEscaped($0) }
+    }
+
+    private mutating func appendDecimal(_ value: Int) {
+        if value < 0 { buffer.append(0x2D) }
+        var magnitude = value.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { scratch in
+            repeat {
+                scratch[count] = UInt8(magnitude % 10) + 0x30
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            for index in stride(from: count - 1, through: 0, by: -1) { buffer.append(scratch[index]) }
+        }
+    }
+}

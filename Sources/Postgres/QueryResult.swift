@@ -1,0 +1,65 @@
+internal import CLibPQ
+
+/// The rows a statement returned, as PostgreSQL's text output; owns its `PGresult`.
+public final class QueryResult {
+    private let result: OpaquePointer
+
+    /// Number of rows returned.
+    public let rowCount: Int
+    /// Number of columns returned.
+    public let columnCount: Int
+
+    init(taking result: OpaquePointer) {
+        self.result = result
+        self.rowCount = Int(PQntuples(result))
+        self.columnCount = Int(PQnfields(result))
+    }
+
+    deinit {
+        PQclear(result)
+    }
+
+    /// The rows changed by an INSERT/UPDATE/DELETE/COPY, as the command tag reports it.
+    public var affectedRows: Int {
+        Int(String(cString: PQcmdTuples(result))) ?? 0
+    }
+
+    /// The name of column `column`.
+    public func columnName(_ column: Int) -> String {
+        String(cString: PQfname(result, Int32(column)))
+    }
+
+    /// The type OID of column `column` (see `pg_type`).
+    public func columnTypeOID(_ column: Int) -> UInt32 {
+        UInt32(PQftype(result, Int32(column)))
+    }
+
+    /// The value at (`row`, `column`) in text form, or nil for SQL NULL.
+    public func string(_ row: Int, _ column: Int) -> String? {
+        if PQgetisnull(result, Int32(row), Int32(column)) != 0 { return nil }
+        return String(cString: PQgetvalue(result, Int32(row), Int32(column)))
+    }
+
+    /// The value at (`row`, `column`) as an integer, or nil for NULL or a non-integer.
+    public func int(_ row: Int, _ column: Int) -> Int? {
+        string(row, column).flatMap { Int($0) }
+    }
+
+    /// The value at (`row`, `column`) as a boolean (`t`/`f`), or nil for NULL.
+    public func bool(_ row: Int, _ column: Int) -> Bool? {
+        string(row, column).map { $0 == "t" || $0 == "true" }
+    }
+
+    /// Every row as an array of optional strings, in column order.
+    public var rows: [[String?]] {
+        (0..<rowCount).map { row in (0..<columnCount).map { string(row, $0) } }
+    }
+
+    /// The column names in order.
+    public var columnNames: [String] {
+        (0..<columnCount).map(columnName)
+    }
+}
+
+@available(*, unavailable)
+extension QueryResult: Sendable {}
