@@ -1,0 +1,256 @@
+/// A strict, fast JSON (RFC 8259) parser over UTF-8 bytes.
+///
+/// Written for receipts rather than borrowed from Foundation: it validates UTF-8, keeps numbers as text, records
+/// member positions (so a raw username can be cut out of the stored record), bounds nesting depth, and reports the
+/// byte offset of every error.
+public struct JSONParser {
+    /// Deepest nesting accepted; deeper input is rejected instead of exhausting the stack.
+    public static let maximumDepth = 128
+
+    /// Parses exactly one JSON value (surrounding white space allowed) from `bytes`.
+    public static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
+        if let result = bytes.withContiguousStorageIfAvailable({ buffer in
+            Result { () throws(JSONParseError) -> JSONValue in try parse(buffer: buffer) }
+        }) {
+            return try result.get()
+        }
+        let copy = Array(bytes)
+        return try copy.withUnsafeBufferPointer { buffer throws(JSONParseError) in try parse(buffer: buffer) }
+    }
+
+    static func parse(buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
+        var parser = JSONParser(bytes: buffer)
+        parser.skipWhitespace()
+        let value = try parser.parseValue(depth: 0)
+        parser.skipWhitespace()
+        guard parser.position == buffer.count else {
+            throw JSONParseError(reason: .trailingData, offset: parser.position)
+        }
+        return value
+    }
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var position = 0
+
+    private init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    private mutating func skipWhitespace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default: return
+            }
+        }
+    }
+
+    private func fail(_ reason: JSONParseError.Reason, at offset: Int? = nil) -> JSONParseError {
+        JSONParseError(reason: reason, offset: offset ?? position)
+    }
+
+    private func peek() throws(JSONParseError) -> UInt8 {
+        guard position < bytes.count else { throw fail(.unexpectedEnd) }
+        return bytes[position]
+    }
+
+    private mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
+        switch try peek() {
+        case UInt8(ascii: "{"): return .object(try parseObject(depth: depth + 1))
+        case UInt8(ascii: "["): return .array(try parseArray(depth: depth + 1))
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        case let byte: throw fail(.unexpectedByte(byte))
+        }
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+        let count = literal.utf8CodeUnitCount
+        let expected = UnsafeBufferPointer(start: literal.utf8Start, count: count)
+        for index in 0..<count {
+            guard position + index < bytes.count else { throw fail(.unexpectedEnd, at: position + index) }
+            guard bytes[position + index] == expected[index] else {
+                throw fail(.unexpectedByte(bytes[position + index]), at: position + index)
+            }
+        }
+        position += count
+    }
+
+    private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONObject {
+        guard depth <= Self.maximumDepth else { throw fail(.tooDeep(limit: Self.maximumDepth)) }
+        position += 1  // {
+        var members: [JSONObject.Member] = []
+        skipWhitespace()
+        if try peek() == UInt8(ascii: "}") {
+            position += 1
+            return JSONObject(members: members)
+        }
+        while true {
+            skipWhitespace()
+            let start = position
+            guard try peek() == UInt8(ascii: "\"") else { throw fail(.unexpectedByte(bytes[position])) }
+            let key = try parseString()
+            skipWhitespace()
+            guard try peek() == UInt8(ascii: ":") else { throw fail(.unexpectedByte(bytes[position])) }
+            position += 1
+            skipWhitespace()
+            let value = try parseValue(depth: depth)
+            members.append(JSONObject.Member(key: key, value: value, range: start..<position))
+            skipWhitespace()
+            switch try peek() {
+            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: "}"):
+                position += 1
+                return JSONObject(members: members)
+            case let byte: throw fail(.unexpectedByte(byte))
+            }
+        }
+    }
+
+    private mutating func parseArray(depth: Int) throws(JSONParseError) -> [JSONValue] {
+        guard depth <= Self.maximumDepth else { throw fail(.tooDeep(limit: Self.maximumDepth)) }
+        position += 1  // [
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if try peek() == UInt8(ascii: "]") {
+            position += 1
+            return elements
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue(depth: depth))
+            skipWhitespace()
+            switch try peek() {
+            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: "]"):
+                position += 1
+                return elements
+            case let byte: throw fail(.unexpectedByte(byte))
+            }
+        }
+    }
+
+    private mutating func parseNumber() throws(JSONParseError) -> String {
+        let start = position
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+        if bytes[position] == UInt8(ascii: "-") { position += 1 }
+        guard position < bytes.count, isDigit(bytes[position]) else { throw fail(.invalidNumber, at: start) }
+        if bytes[position] == UInt8(ascii: "0") {
+            position += 1
+        } else {
+            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+            position += 1
+            guard position < bytes.count, isDigit(bytes[position]) else { throw fail(.invalidNumber, at: start) }
+            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+        }
+        if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
+            position += 1
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+                position += 1
+            }
+            guard position < bytes.count, isDigit(bytes[position]) else { throw fail(.invalidNumber, at: start) }
+            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+        }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+    }
+
+    private mutating func parseString() throws(JSONParseError) -> String {
+        position += 1  // opening quote
+        let start = position
+        var sawNonASCII = false
+        // Fast path: no escapes, the common case for receipts.
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                let slice = UnsafeBufferPointer(rebasing: bytes[start..<position])
+                position += 1
+                if !sawNonASCII { return String(decoding: slice, as: UTF8.self) }
+                guard let text = String(validating: slice, as: UTF8.self) else {
+                    throw fail(.invalidUTF8, at: start)
+                }
+                return text
+            }
+            if byte == UInt8(ascii: "\\") { return try parseEscapedString(from: start) }
+            if byte < 0x20 { throw fail(.controlCharacterInString) }
+            if byte >= 0x80 { sawNonASCII = true }
+            position += 1
+        }
+        throw fail(.unexpectedEnd)
+    }
+
+    private mutating func parseEscapedString(from start: Int) throws(JSONParseError) -> String {
+        var decoded = Array(UnsafeBufferPointer(rebasing: bytes[start..<position]))
+        while position < bytes.count {
+            let byte = bytes[position]
+            switch byte {
+            case UInt8(ascii: "\""):
+                position += 1
+                guard let text = String(validating: decoded, as: UTF8.self) else { throw fail(.invalidUTF8, at: start) }
+                return text
+            case UInt8(ascii: "\\"):
+                position += 1
+                guard position < bytes.count else { throw fail(.unexpectedEnd) }
+                let escape = bytes[position]
+                position += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded.append(escape)
+                case UInt8(ascii: "b"): decoded.append(0x08)
+                case UInt8(ascii: "f"): decoded.append(0x0C)
+                case UInt8(ascii: "n"): decoded.append(0x0A)
+                case UInt8(ascii: "r"): decoded.append(0x0D)
+                case UInt8(ascii: "t"): decoded.append(0x09)
+                case UInt8(ascii: "u"): try appendUnicodeEscape(to: &decoded)
+                default: throw fail(.invalidEscape, at: position - 2)
+                }
+            case 0..<0x20:
+                throw fail(.controlCharacterInString)
+            default:
+                decoded.append(byte)
+                position += 1
+            }
+        }
+        throw fail(.unexpectedEnd)
+    }
+
+    private mutating func readHex4() throws(JSONParseError) -> UInt32 {
+        guard position + 4 <= bytes.count else { throw fail(.unexpectedEnd) }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[position]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw fail(.invalidEscape)
+            }
+            value = value << 4 | UInt32(digit)
+            position += 1
+        }
+        return value
+    }
+
+    private mutating func appendUnicodeEscape(to decoded: inout [UInt8]) throws(JSONParseError) {
+        let escapeStart = position - 2
+        var scalarValue = try readHex4()
+        if (0xD800...0xDBFF).contains(scalarValue) {
+            // A high surrogate must be followed by an escaped low surrogate; Swift strings cannot hold lone halves.
+            guard position + 2 <= bytes.count, bytes[position] == UInt8(ascii: "\\"),
+                bytes[position + 1] == UInt8(ascii: "u")
+            else { throw fail(.invalidEscape, at: escapeStart) }
+            position += 2
+            let low = try readHex4()
+            guard (0xDC00...0xDFFF).contains(low) else { throw fail(.invalidEscape, at: escapeStart) }
+            scalarValue = 0x10000 + ((scalarValue - 0xD800) << 10) + (low - 0xDC00)
+        } else if (0xDC00...0xDFFF).contains(scalarValue) {
+            throw fail(.invalidEscape, at: escapeStart)
+        }
+        guard let scalar = Unicode.Scalar(scalarValue) else { throw fail(.invalidEscape, at: escapeStart) }
+        decoded.append(contentsOf: String(Character(scalar)).utf8)
+    }
+}

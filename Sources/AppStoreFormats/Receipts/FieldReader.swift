@@ -1,0 +1,144 @@
+/// Reads fields leniently — Apple and recorders write numbers and booleans sometimes as strings, sometimes not — and
+/// rejects precisely, naming the field's path.
+struct FieldReader {
+    let object: JSONObject
+    let path: String
+
+    init(_ object: JSONObject, path: String) {
+        self.object = object
+        self.path = path
+    }
+
+    func name(_ key: String) -> String {
+        path.isEmpty ? key : path + "." + key
+    }
+
+    /// A text field; numbers and booleans are taken as their text. Absent, null or "" → nil.
+    func string(_ key: String) throws(ReceiptRecordError) -> String? {
+        guard let value = object[key] else { return nil }
+        let text: String
+        switch value {
+        case .null: return nil
+        case .string(let string): text = string
+        case .number(let number): text = number
+        case .bool(let flag): text = flag ? "true" : "false"
+        case .array, .object:
+            throw ReceiptRecordError(.wrongType, "\"\(name(key))\" should be text, found \(value.typeName)")
+        }
+        if text.utf8.contains(0) {
+            throw ReceiptRecordError(.nulCharacter, "\"\(name(key))\" contains a NUL character")
+        }
+        return text.isEmpty ? nil : text
+    }
+
+    /// A required text field.
+    func requiredString(_ key: String) throws(ReceiptRecordError) -> String {
+        guard let text = try string(key) else {
+            throw ReceiptRecordError(.missingField, "\"\(name(key))\" is missing")
+        }
+        return text
+    }
+
+    /// An identifier: digits and other id characters as text, trimmed.
+    func identifier(_ key: String) throws(ReceiptRecordError) -> String? {
+        try string(key).map { $0.trimmingASCIIWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// An integer written as a JSON number or a decimal string.
+    func int(_ key: String) throws(ReceiptRecordError) -> Int? {
+        guard let text = try string(key) else { return nil }
+        let trimmed = text.trimmingASCIIWhitespace()
+        guard let value = Int(trimmed) else {
+            throw ReceiptRecordError(.invalidNumber, "\"\(name(key))\" is not an integer (\(quoted(text)))")
+        }
+        return value
+    }
+
+    /// A boolean written as true/false, "true"/"false", 1/0 or "1"/"0".
+    func bool(_ key: String) throws(ReceiptRecordError) -> Bool? {
+        guard let text = try string(key) else { return nil }
+        switch text.trimmingASCIIWhitespace().lowercased() {
+        case "true", "1", "yes": return true
+        case "false", "0", "no": return false
+        default:
+            throw ReceiptRecordError(.invalidValue, "\"\(name(key))\" is not a boolean (\(quoted(text)))")
+        }
+    }
+
+    /// A date from `key_ms` (preferred), `key` (Apple text, or epoch milliseconds as iOS 6 `expires_date` has it),
+    /// or `key_pst`. Every form present must be a possible date.
+    func date(_ key: String) throws(ReceiptRecordError) -> Timestamp? {
+        var chosen: Timestamp?
+        if let text = try string(key + "_ms") {
+            guard let value = DateText.milliseconds(text) else {
+                throw ReceiptRecordError(
+                    .invalidDate, "\"\(name(key + "_ms"))\" is not epoch milliseconds (\(quoted(text)))")
+            }
+            chosen = value
+        }
+        if let text = try string(key) {
+            guard let value = DateText.milliseconds(text) ?? DateText.appleDate(text) ?? DateText.rfc3339(text) else {
+                throw ReceiptRecordError(.invalidDate, "\"\(name(key))\" is not a date (\(quoted(text)))")
+            }
+            chosen = chosen ?? value
+        }
+        if let text = try string(key + "_pst") {
+            guard let value = DateText.appleDate(text) else {
+                throw ReceiptRecordError(.invalidDate, "\"\(name(key + "_pst"))\" is not a date (\(quoted(text)))")
+            }
+            chosen = chosen ?? value
+        }
+        return chosen
+    }
+
+    /// A nested object; absent or null → nil.
+    func object(_ key: String) throws(ReceiptRecordError) -> JSONObject? {
+        guard let value = object[key] else { return nil }
+        switch value {
+        case .null: return nil
+        case .object(let nested): return nested
+        default: throw ReceiptRecordError(.wrongType, "\"\(name(key))\" should be an object, found \(value.typeName)")
+        }
+    }
+
+    /// A list of objects; a single object counts as a list of one (old auto-renewable responses).
+    func objects(_ key: String) throws(ReceiptRecordError) -> [JSONObject] {
+        guard let value = object[key] else { return [] }
+        switch value {
+        case .null: return []
+        case .object(let single): return [single]
+        case .array(let elements):
+            var objects: [JSONObject] = []
+            objects.reserveCapacity(elements.count)
+            for (index, element) in elements.enumerated() {
+                guard case .object(let nested) = element else {
+                    throw ReceiptRecordError(
+                        .wrongType, "\"\(name(key))[\(index)]\" should be an object, found \(element.typeName)")
+                }
+                objects.append(nested)
+            }
+            return objects
+        default:
+            throw ReceiptRecordError(.wrongType, "\"\(name(key))\" should be an array, found \(value.typeName)")
+        }
+    }
+
+    /// Shows a value in a message, shortened so a 100 MB field cannot flood a log.
+    private func quoted(_ text: String) -> String {
+        let limit = 80
+        return "\"" + (text.count > limit ? String(text.prefix(limit)) + "…" : text) + "\""
+    }
+}
+
+extension String {
+    func trimmingASCIIWhitespace() -> String {
+        var view = Substring(self)
+        while let first = view.first, first == " " || first == "\t" || first == "\n" || first == "\r" {
+            view = view.dropFirst()
+        }
+        while let last = view.last, last == " " || last == "\t" || last == "\n" || last == "\r" {
+            view = view.dropLast()
+        }
+        return view.count == count ? self : String(view)
+    }
+}

@@ -1,0 +1,141 @@
+internal import Gzip
+
+/// Splits a JSON document into top-level records while streaming: the elements of a top-level array, or one or more
+/// top-level objects. Only structure is tracked here (depth, strings, escapes); each record is parsed on its own, so
+/// one broken element does not lose its neighbours.
+final class JSONDocumentSplitter {
+    private let file: DecodedFile
+    private let maxRecordLength: Int
+    private var chunk: [UInt8] = []
+    private var index = 0
+    private var isAtEnd = false
+    private var line = 1
+    private var isArray: Bool?
+    private var arrayClosed = false
+    private var pendingError: ReceiptFileItem?
+
+    init(file: DecodedFile, maxRecordLength: Int) {
+        self.file = file
+        self.maxRecordLength = maxRecordLength
+    }
+
+    /// Reads the next byte, refilling from the file; nil at the end (or after a read error, kept in pendingError).
+    private func nextByte() -> UInt8? {
+        if index >= chunk.count {
+            guard !isAtEnd else { return nil }
+            chunk.removeAll(keepingCapacity: true)
+            index = 0
+            do {
+                if try file.read(into: &chunk, maxCount: 1 << 18) == 0 { isAtEnd = true }
+            } catch {
+                isAtEnd = true
+                pendingError = ReceiptFileReader.unreadable(error, line: line)
+            }
+            if index >= chunk.count { return nil }
+        }
+        let byte = chunk[index]
+        index += 1
+        if byte == 0x0A { line += 1 }
+        return byte
+    }
+
+    private func peekByte() -> UInt8? {
+        guard let byte = nextByte() else { return nil }
+        index -= 1
+        if byte == 0x0A { line -= 1 }
+        return byte
+    }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    private var record: [UInt8] = []
+
+    func next(numbering recordNumber: inout Int) -> ReceiptFileItem? {
+        // Skip white space and, inside an array, the commas between elements.
+        while let byte = peekByte() {
+            if Self.isWhitespace(byte) || (isArray == true && !arrayClosed && byte == UInt8(ascii: ",")) {
+                _ = nextByte()
+                continue
+            }
+            if isArray == nil {
+                isArray = byte == UInt8(ascii: "[")
+                if isArray == true {
+                    _ = nextByte()
+                    continue
+                }
+            }
+            if isArray == true && !arrayClosed && byte == UInt8(ascii: "]") {
+                _ = nextByte()
+                arrayClosed = true
+                continue
+            }
+            if arrayClosed {
+                let startLine = line
+                var excerpt: [UInt8] = []
+                while let extra = nextByte(), excerpt.count < 1024 { excerpt.append(extra) }
+                while nextByte() != nil {}
+                return .unreadable(
+                    line: startLine, number: nil, code: ReceiptFileReader.Code.trailingData,
+                    message: "unexpected data after the end of the top-level array", excerpt: excerpt)
+            }
+            return readRecord(numbering: &recordNumber)
+        }
+        if let pendingError {
+            self.pendingError = nil
+            return pendingError
+        }
+        return nil
+    }
+
+    /// Reads one value up to where its depth closes (or, for a bare value in an array, up to the next `,` or `]`).
+    private func readRecord(numbering recordNumber: inout Int) -> ReceiptFileItem? {
+        record.removeAll(keepingCapacity: true)
+        let startLine = line
+        recordNumber += 1
+        var depth = 0
+        var inString = false
+        var escaped = false
+        var length = 0
+        while let byte = peekByte() {
+            if !inString && depth == 0 && length > 0 {
+                // A scalar element ends at the array's delimiters; an object/array ended when depth returned to 0.
+                if isArray == true && (byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]")) { break }
+                if isArray != true && Self.isWhitespace(byte) && record.first != UInt8(ascii: "\"") { break }
+            }
+            _ = nextByte()
+            length += 1
+            if length <= maxRecordLength { record.append(byte) }
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+            } else {
+                switch byte {
+                case UInt8(ascii: "\""): inString = true
+                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+                default: break
+                }
+            }
+            if !inString && depth <= 0 && (byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]")) { break }
+        }
+        if length > maxRecordLength {
+            return .unreadable(
+                line: startLine, number: recordNumber, code: ReceiptFileReader.Code.recordTooLong,
+                message: "record is \(length) bytes, longer than the \(maxRecordLength)-byte limit",
+                excerpt: Array(record.prefix(1024)))
+        }
+        if let pendingError, depth > 0 || inString {
+            // The file broke off inside this record: report the break, not a parse error of the fragment.
+            self.pendingError = nil
+            return pendingError
+        }
+        return .record(line: startLine, number: recordNumber, bytes: record[...])
+    }
+}

@@ -1,0 +1,125 @@
+public import Gzip
+
+/// How a receipt file holds its records.
+public enum ReceiptFileFormat: String, Sendable {
+    /// One JSON object per line (`.jsonl`, `.ndjson`).
+    case jsonLines = "jsonl"
+    /// One JSON document: an object, or an array of objects (`.json`).
+    case jsonDocument = "json"
+
+    /// The format a file name implies, looking through a `.gz` suffix; nil for other names.
+    public init?(fileName: String) {
+        var name = fileName.lowercased()
+        if name.hasSuffix(".gz") { name.removeLast(3) }
+        if name.hasSuffix(".jsonl") || name.hasSuffix(".ndjson") {
+            self = .jsonLines
+        } else if name.hasSuffix(".json") {
+            self = .jsonDocument
+        } else {
+            return nil
+        }
+    }
+}
+
+/// One thing read from a receipt file: the bytes of a record, or a stretch that could not be read as one.
+public enum ReceiptFileItem {
+    /// A record's bytes (valid until the next call to `next()`), with the line it starts on and its position.
+    case record(line: Int, number: Int, bytes: ArraySlice<UInt8>)
+    /// Something that is not a record: reason code, message and a bounded excerpt (not yet redacted).
+    case unreadable(line: Int, number: Int?, code: String, message: String, excerpt: [UInt8])
+}
+
+/// Streams the records of one receipt file (plain or gzip by magic bytes) with bounded memory.
+public final class ReceiptFileReader {
+    /// Reason codes for file-level problems.
+    public enum Code {
+        public static let recordTooLong = "record-too-long"
+        public static let truncatedGzip = "truncated-gzip"
+        public static let corruptGzip = "corrupt-gzip"
+        public static let readError = "read-error"
+        public static let emptyFile = "empty-file"
+        public static let trailingData = "trailing-data"
+    }
+
+    private let file: DecodedFile
+    private let format: ReceiptFileFormat
+    private let maxRecordLength: Int
+    private var lines: LineReader?
+    private var splitter: JSONDocumentSplitter?
+    private var recordNumber = 0
+    private var sawAnything = false
+    private var finished = false
+
+    /// Opens `path`; `maxRecordLength` bounds one record (a longer one is quarantined and skipped while streaming).
+    public init(path: String, format: ReceiptFileFormat, maxRecordLength: Int) throws(GzipError) {
+        self.file = try DecodedFile(path: path)
+        self.format = format
+        self.maxRecordLength = maxRecordLength
+        switch format {
+        case .jsonLines: lines = LineReader(file: file, maxLineLength: maxRecordLength)
+        case .jsonDocument: splitter = JSONDocumentSplitter(file: file, maxRecordLength: maxRecordLength)
+        }
+    }
+
+    /// Whether the file was gzip-compressed.
+    public var isGzip: Bool { file.isGzip }
+
+    /// Compressed bytes consumed so far, for progress.
+    public var bytesRead: Int { file.compressedBytesRead }
+
+    /// The next record or problem; nil at the end.
+    public func next() -> ReceiptFileItem? {
+        guard !finished else { return nil }
+        let item: ReceiptFileItem?
+        if lines != nil { item = nextLine() } else { item = splitter?.next(numbering: &recordNumber) }
+        if item != nil {
+            sawAnything = true
+            return item
+        }
+        finished = true
+        if !sawAnything {
+            return .unreadable(line: 0, number: nil, code: Code.emptyFile, message: "file holds no records", excerpt: [])
+        }
+        return nil
+    }
+
+    private func nextLine() -> ReceiptFileItem? {
+        guard let reader = lines else { return nil }
+        while true {
+            let event: LineEvent?
+            do {
+                event = try reader.next()
+            } catch {
+                lines = nil
+                return Self.unreadable(error.underlying, line: error.line)
+            }
+            guard let event else { return nil }
+            switch event {
+            case .line(let number, let bytes):
+                // Blank lines separate nothing and hold nothing: not records.
+                if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+                recordNumber += 1
+                return .record(line: number, number: recordNumber, bytes: bytes[...])
+            case .overlong(let number, let length, let prefix):
+                recordNumber += 1
+                return .unreadable(
+                    line: number, number: recordNumber, code: Code.recordTooLong,
+                    message: "line is \(length) bytes, longer than the \(maxRecordLength)-byte limit for one record",
+                    excerpt: Array(prefix.prefix(1024)))
+            }
+        }
+    }
+
+    static func unreadable(_ error: GzipError, line: Int) -> ReceiptFileItem {
+        let code: String
+        switch error.kind {
+        case .truncated: code = Code.truncatedGzip
+        case .corrupt, .trailingGarbage: code = Code.corruptGzip
+        default: code = Code.readError
+        }
+        return .unreadable(line: line, number: nil, code: code, message: "\(error)", excerpt: [])
+    }
+}
+
+@available(*, unavailable)
+extension ReceiptFileReader: Sendable {}

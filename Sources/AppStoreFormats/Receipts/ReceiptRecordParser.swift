@@ -1,0 +1,251 @@
+/// Reads one recorded receipt (FORMATS.md §1) from the bytes of one JSON object.
+///
+/// Pure: bytes in, a `RecordedReceipt` or a `ReceiptRecordError` out. The raw application username is hashed here,
+/// the moment it is read, and cut out of the stored record.
+public struct ReceiptRecordParser: Sendable {
+    /// Top-level members never stored: the raw username, and a V1 notification's shared secret.
+    static let secretMembers: Set<String> = ["application_username", "password"]
+
+    private let hasher: AccountKeyHasher
+
+    /// A parser that turns usernames into keys with `hasher`.
+    public init(hasher: AccountKeyHasher) {
+        self.hasher = hasher
+    }
+
+    /// Parses one record.
+    public func parse(_ bytes: some Collection<UInt8>) throws(ReceiptRecordError) -> RecordedReceipt {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes)
+        } catch {
+            if error.reason == .invalidUTF8 {
+                throw ReceiptRecordError(.invalidUTF8, "record is not valid UTF-8: \(error)")
+            }
+            throw ReceiptRecordError(.invalidJSON, "record is not valid JSON: \(error)")
+        }
+        guard case .object(let top) = value else {
+            throw ReceiptRecordError(.notAnObject, "record should be a JSON object, found \(value.typeName)")
+        }
+        let envelope = FieldReader(top, path: "")
+        let shape: RecordedReceipt.Shape
+        let response: JSONObject
+        if top.contains("response") {
+            guard let nested = try envelope.object("response") else {
+                throw ReceiptRecordError(.missingResponse, "\"response\" is null")
+            }
+            (shape, response) = (.envelope, nested)
+        } else if top.contains("unified_receipt") {
+            guard let nested = try envelope.object("unified_receipt") else {
+                throw ReceiptRecordError(.missingResponse, "\"unified_receipt\" is null")
+            }
+            (shape, response) = (.notificationV1, nested)
+        } else if top.contains("status") {
+            (shape, response) = (.bareResponse, top)
+        } else {
+            throw ReceiptRecordError(
+                .missingResponse, "no \"response\" object, and not a bare verifyReceipt answer (no \"status\")")
+        }
+        let responsePath = shape == .envelope ? "response" : shape == .notificationV1 ? "unified_receipt" : ""
+        var receipt = try readResponse(FieldReader(response, path: responsePath), shape: shape)
+        try readAccount(envelope, into: &receipt)
+        if shape == .notificationV1 {
+            if receipt.bundleID == nil { receipt.bundleID = try envelope.identifier("bid") }
+            if receipt.applicationVersion == nil { receipt.applicationVersion = try envelope.string("bvrs") }
+            receipt.notificationType = try envelope.string("notification_type")
+            if try envelope.string("environment")?.lowercased() == "sandbox" { receipt.isSandbox = true }
+        }
+        receipt.storedRecord = Self.storedForm(of: bytes, top: top)
+        return receipt
+    }
+
+    private func readAccount(_ envelope: FieldReader, into receipt: inout RecordedReceipt) throws(ReceiptRecordError) {
+        var appleHash: String?
+        if let value = envelope.object["application_username"] {
+            switch value {
+            case .null: break
+            case .string(let name):
+                // The raw name lives only in this scope; only its hash leaves it.
+                if !name.isEmpty { appleHash = AccountKeyHasher.appleHash(of: name) }
+            default:
+                throw ReceiptRecordError(.wrongType, "\"application_username\" should be text, found \(value.typeName)")
+            }
+        }
+        if let given = try envelope.string("application_username_hash") {
+            guard let canonical = AccountKeyHasher.canonicalAppleHash(given) else {
+                throw ReceiptRecordError(
+                    .invalidUsernameHash,
+                    "\"application_username_hash\" is not an Apple-format hash (8 groups of 8 hex digits joined by '-')")
+            }
+            if let appleHash, appleHash != canonical {
+                throw ReceiptRecordError(
+                    .usernameHashMismatch,
+                    "\"application_username_hash\" does not match the hash of \"application_username\"")
+            }
+            appleHash = canonical
+        }
+        receipt.accountKey = appleHash.map { hasher.key(forAppleHash: $0) }
+        if let token = try envelope.string("app_account_token") {
+            receipt.appAccountToken = try Self.uuid(token, field: "app_account_token")
+        }
+        receipt.storeAccount = try envelope.identifier("store_account")
+        if let text = try envelope.string("recorded_at") {
+            guard let instant = DateText.rfc3339(text) ?? DateText.appleDate(text) ?? DateText.milliseconds(text) else {
+                throw ReceiptRecordError(.invalidDate, "\"recorded_at\" is not an RFC 3339 date (\"\(text.prefix(80))\")")
+            }
+            receipt.recordedAt = instant
+        }
+        if let data = try envelope.string("receipt_data") {
+            receipt.receiptDataSHA256 = ContentHash.sha256(Array(data.utf8))
+        }
+    }
+
+    private func readResponse(_ response: FieldReader, shape: RecordedReceipt.Shape) throws(ReceiptRecordError)
+        -> RecordedReceipt
+    {
+        guard let status = try response.int("status") else {
+            throw ReceiptRecordError(.missingField, "\"\(response.name("status"))\" is missing")
+        }
+        var receipt = RecordedReceipt(
+            shape: shape, style: .none, status: status, environment: try response.string("environment"),
+            isSandbox: false, transactions: [], pendingRenewals: [], storedRecord: [])
+        receipt.isRetryable = try response.bool("is_retryable")
+        if receipt.isRetryable == nil { receipt.isRetryable = try response.bool("is-retryable") }
+        if let body = try response.object("receipt") {
+            let fields = FieldReader(body, path: response.name("receipt"))
+            if body.contains("in_app") || body.contains("bundle_id") || body.contains("receipt_type") {
+                receipt.style = .ios7
+                receipt.receiptType = try fields.string("receipt_type")
+                receipt.adamID = try fields.identifier("adam_id")
+                receipt.appItemID = try fields.identifier("app_item_id")
+                receipt.bundleID = try fields.identifier("bundle_id")
+                receipt.applicationVersion = try fields.string("application_version")
+                receipt.originalApplicationVersion = try fields.string("original_application_version")
+                receipt.downloadID = try fields.identifier("download_id")
+                receipt.versionExternalIdentifier = try fields.identifier("version_external_identifier")
+                receipt.receiptCreationDate = try fields.date("receipt_creation_date")
+                receipt.requestDate = try fields.date("request_date")
+                receipt.originalPurchaseDate = try fields.date("original_purchase_date")
+                for (index, entry) in try fields.objects("in_app").enumerated() {
+                    let path = fields.name("in_app") + "[\(index)]"
+                    receipt.transactions.append(
+                        try Self.transaction(FieldReader(entry, path: path), source: .inApp, ordinal: index))
+                }
+            } else if body.contains("transaction_id") || body.contains("bid") || body.contains("product_id") {
+                receipt.style = .ios6
+                receipt.bundleID = try fields.identifier("bid")
+                receipt.appItemID = try fields.identifier("app_item_id")
+                receipt.applicationVersion = try fields.string("bvrs")
+                receipt.versionExternalIdentifier = try fields.identifier("version_external_identifier")
+                receipt.transactions.append(try Self.transaction(fields, source: .receipt, ordinal: 0))
+            }
+        }
+        var ordinal = 0
+        for key in ["latest_receipt_info", "latest_expired_receipt_info"] {
+            for (index, entry) in try response.objects(key).enumerated() {
+                let path = response.name(key) + (response.object[key]?.array == nil ? "" : "[\(index)]")
+                receipt.transactions.append(
+                    try Self.transaction(FieldReader(entry, path: path), source: .latestReceiptInfo, ordinal: ordinal))
+                ordinal += 1
+            }
+        }
+        for (index, entry) in try response.objects("pending_renewal_info").enumerated() {
+            let fields = FieldReader(entry, path: response.name("pending_renewal_info") + "[\(index)]")
+            receipt.pendingRenewals.append(
+                PendingRenewal(
+                    ordinal: index, originalTransactionID: try fields.identifier("original_transaction_id"),
+                    productID: try fields.string("product_id"),
+                    autoRenewProductID: try fields.string("auto_renew_product_id"),
+                    autoRenewStatus: try fields.bool("auto_renew_status"),
+                    expirationIntent: try fields.int("expiration_intent"),
+                    isInBillingRetryPeriod: try fields.bool("is_in_billing_retry_period"),
+                    gracePeriodExpiresDate: try fields.date("grace_period_expires_date"),
+                    priceConsentStatus: try fields.int("price_consent_status"),
+                    offerCodeRefName: try fields.string("offer_code_ref_name"),
+                    promotionalOfferID: try fields.string("promotional_offer_id")))
+        }
+        let sandboxTypes: Set<String> = ["ProductionSandbox", "ProductionVPPSandbox", "Sandbox"]
+        receipt.isSandbox =
+            receipt.environment?.lowercased() == "sandbox" || receipt.receiptType.map(sandboxTypes.contains) == true
+            || status == 21007
+        return receipt
+    }
+
+    private static func transaction(_ fields: FieldReader, source: TransactionEntry.Source, ordinal: Int)
+        throws(ReceiptRecordError) -> TransactionEntry
+    {
+        guard let transactionID = try fields.identifier("transaction_id") else {
+            throw ReceiptRecordError(.missingField, "\"\(fields.name("transaction_id"))\" is missing")
+        }
+        guard let productID = try fields.string("product_id") else {
+            throw ReceiptRecordError(.missingField, "\"\(fields.name("product_id"))\" is missing")
+        }
+        let quantity = try fields.int("quantity") ?? 1
+        guard quantity >= 0 else {
+            throw ReceiptRecordError(.invalidValue, "\"\(fields.name("quantity"))\" is negative (\(quantity))")
+        }
+        return TransactionEntry(
+            source: source, ordinal: ordinal, productID: productID, transactionID: transactionID,
+            originalTransactionID: try fields.identifier("original_transaction_id"), quantity: quantity,
+            purchaseDate: try fields.date("purchase_date"),
+            originalPurchaseDate: try fields.date("original_purchase_date"),
+            expiresDate: try fields.date("expires_date"), cancellationDate: try fields.date("cancellation_date"),
+            cancellationReason: try fields.int("cancellation_reason"),
+            webOrderLineItemID: try fields.identifier("web_order_line_item_id"),
+            isTrialPeriod: try fields.bool("is_trial_period"),
+            isInIntroOfferPeriod: try fields.bool("is_in_intro_offer_period"),
+            isUpgraded: try fields.bool("is_upgraded"),
+            inAppOwnershipType: try fields.string("in_app_ownership_type"),
+            subscriptionGroupIdentifier: try fields.identifier("subscription_group_identifier"),
+            promotionalOfferID: try fields.string("promotional_offer_id"),
+            offerCodeRefName: try fields.string("offer_code_ref_name"),
+            appAccountToken: try optionalUUID(fields, "app_account_token"),
+            itemID: try fields.identifier("item_id"))
+    }
+
+    private static func optionalUUID(_ fields: FieldReader, _ key: String) throws(ReceiptRecordError) -> String? {
+        guard let text = try fields.string(key) else { return nil }
+        return try uuid(text, field: fields.name(key))
+    }
+
+    /// A UUID in canonical lowercase form.
+    static func uuid(_ text: String, field: String) throws(ReceiptRecordError) -> String {
+        let bytes = Array(text.utf8)
+        let dashes: Set<Int> = [8, 13, 18, 23]
+        let isUUID =
+            bytes.count == 36
+            && bytes.enumerated().allSatisfy { index, byte in
+                dashes.contains(index)
+                    ? byte == UInt8(ascii: "-")
+                    : (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66)
+            }
+        guard isUUID else {
+            throw ReceiptRecordError(.invalidValue, "\"\(field)\" is not a UUID (\"\(text.prefix(80))\")")
+        }
+        return text.lowercased()
+    }
+
+    /// The record as stored: its own bytes, with secret top-level members cut out.
+    static func storedForm(of bytes: some Collection<UInt8>, top: JSONObject) -> [UInt8] {
+        let original = Array(bytes)
+        let leading = original.firstIndex { !isJSONWhitespace($0) } ?? 0
+        let trailing = (original.lastIndex { !isJSONWhitespace($0) } ?? (original.count - 1)) + 1
+        guard top.members.contains(where: { secretMembers.contains($0.key) }) else {
+            return Array(original[leading..<trailing])
+        }
+        // Member ranges are relative to the parsed bytes; rebuild the object from the members we keep, verbatim.
+        var stored: [UInt8] = [UInt8(ascii: "{")]
+        var first = true
+        for member in top.members where !secretMembers.contains(member.key) {
+            if !first { stored.append(UInt8(ascii: ",")) }
+            stored.append(contentsOf: original[member.range])
+            first = false
+        }
+        stored.append(UInt8(ascii: "}"))
+        return stored
+    }
+
+    static func isJSONWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+}

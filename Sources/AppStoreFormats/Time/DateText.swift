@@ -1,0 +1,119 @@
+internal import Foundation
+
+/// Parses the date spellings found in receipts: Apple's `YYYY-MM-DD HH:MM:SS Etc/GMT`, its `_pst` twin, epoch
+/// milliseconds, and RFC 3339 (what our recorder writes in `recorded_at`).
+public enum DateText {
+    /// Epoch milliseconds written as decimal digits (optionally signed, surrounding spaces tolerated).
+    public static func milliseconds(_ text: some StringProtocol) -> Timestamp? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, trimmed.count <= 16, let value = Int64(trimmed) else { return nil }
+        return Timestamp(millisecondsSince1970: value)
+    }
+
+    /// Apple's `YYYY-MM-DD HH:MM:SS <zone>` form; zone `Etc/GMT`, `GMT`, `UTC`, `Etc/UTC` or `America/Los_Angeles`.
+    public static func appleDate(_ text: String) -> Timestamp? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 19, let fields = civilFields(bytes, dateTimeSeparator: UInt8(ascii: " ")) else {
+            return nil
+        }
+        var rest = bytes[19...]
+        var millisecond = 0
+        if rest.first == UInt8(ascii: ".") {
+            let digits = rest.dropFirst().prefix { $0 >= 0x30 && $0 <= 0x39 }
+            guard !digits.isEmpty else { return nil }
+            millisecond = Int(String(decoding: digits.prefix(3), as: UTF8.self)) ?? 0
+            for _ in digits.count..<3 { millisecond *= 10 }
+            rest = rest.dropFirst(1 + digits.count)
+        }
+        let zone = String(decoding: rest, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        guard
+            let utcGuess = Timestamp(
+                year: fields.year, month: fields.month, day: fields.day, hour: fields.hour, minute: fields.minute,
+                second: fields.second, millisecond: millisecond)
+        else { return nil }
+        switch zone {
+        case "", "Etc/GMT", "GMT", "UTC", "Etc/UTC", "Z":
+            return utcGuess
+        default:
+            guard zone.contains("/"), let timeZone = TimeZone(identifier: zone) else { return nil }
+            return localToUTC(utcGuess, in: timeZone)
+        }
+    }
+
+    /// RFC 3339 / ISO 8601 with a `T` or space, optional fraction, and `Z` or a numeric offset.
+    public static func rfc3339(_ text: String) -> Timestamp? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 19 else { return nil }
+        let separator = bytes[10]
+        guard separator == UInt8(ascii: "T") || separator == UInt8(ascii: "t") || separator == UInt8(ascii: " "),
+            let fields = civilFields(bytes, dateTimeSeparator: separator)
+        else { return nil }
+        var index = 19
+        var millisecond = 0
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            let start = index
+            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
+            guard index > start else { return nil }
+            let digits = bytes[start..<min(index, start + 3)]
+            millisecond = Int(String(decoding: digits, as: UTF8.self)) ?? 0
+            for _ in digits.count..<3 { millisecond *= 10 }
+        }
+        guard index < bytes.count else { return nil }  // RFC 3339 requires a zone
+        var offsetSeconds = 0
+        switch bytes[index] {
+        case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+            index += 1
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            let sign = bytes[index] == UInt8(ascii: "-") ? -1 : 1
+            guard bytes.count == index + 6, bytes[index + 3] == UInt8(ascii: ":"),
+                let hours = twoDigits(bytes, index + 1), let minutes = twoDigits(bytes, index + 4), hours < 24,
+                minutes < 60
+            else { return nil }
+            offsetSeconds = sign * (hours * 3600 + minutes * 60)
+            index += 6
+        default:
+            return nil
+        }
+        guard index == bytes.count,
+            let local = Timestamp(
+                year: fields.year, month: fields.month, day: fields.day, hour: fields.hour, minute: fields.minute,
+                second: fields.second, millisecond: millisecond)
+        else { return nil }
+        return Timestamp(millisecondsSince1970: local.millisecondsSince1970 - Int64(offsetSeconds) * 1000)
+    }
+
+    /// Reads `YYYY-MM-DD?HH:MM:SS` from the first 19 bytes; nil if malformed or impossible.
+    static func civilFields(_ bytes: [UInt8], dateTimeSeparator: UInt8)
+        -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int)?
+    {
+        guard bytes.count >= 19, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            bytes[10] == dateTimeSeparator, bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            let century = twoDigits(bytes, 0), let yearInCentury = twoDigits(bytes, 2),
+            let month = twoDigits(bytes, 5), let day = twoDigits(bytes, 8), let hour = twoDigits(bytes, 11),
+            let minute = twoDigits(bytes, 14), let second = twoDigits(bytes, 17)
+        else { return nil }
+        let year = century * 100 + yearInCentury
+        guard Timestamp(year: year, month: month, day: day, hour: hour, minute: minute, second: second) != nil else {
+            return nil
+        }
+        return (year, month, day, hour, minute, second)
+    }
+
+    private static func twoDigits(_ bytes: [UInt8], _ index: Int) -> Int? {
+        guard index + 1 < bytes.count else { return nil }
+        let high = Int(bytes[index]) - 0x30
+        let low = Int(bytes[index + 1]) - 0x30
+        guard (0...9).contains(high), (0...9).contains(low) else { return nil }
+        return high * 10 + low
+    }
+
+    /// Converts a wall-clock time in `timeZone` (given as if it were UTC) to the real UTC instant.
+    private static func localToUTC(_ wallClock: Timestamp, in timeZone: TimeZone) -> Timestamp {
+        let wallSeconds = Double(wallClock.millisecondsSince1970) / 1000
+        // The offset at the guessed instant, then once more at the corrected one (DST edges).
+        var offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: wallSeconds))
+        offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: wallSeconds - Double(offset)))
+        return Timestamp(millisecondsSince1970: wallClock.millisecondsSince1970 - Int64(offset) * 1000)
+    }
+}

@@ -1,0 +1,90 @@
+/// An instant in UTC with millisecond precision, as Apple's `_ms` fields carry it.
+public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Milliseconds since 1970-01-01T00:00:00Z.
+    public var millisecondsSince1970: Int64
+
+    /// An instant from epoch milliseconds.
+    public init(millisecondsSince1970: Int64) {
+        self.millisecondsSince1970 = millisecondsSince1970
+    }
+
+    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+        lhs.millisecondsSince1970 < rhs.millisecondsSince1970
+    }
+
+    /// The instant at a UTC civil date and time, or nil if the fields are impossible (month 13, February 30, …).
+    public init?(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, millisecond: Int = 0)
+    {
+        guard (1...9999).contains(year), (1...12).contains(month), (1...CalendarMath.daysIn(month, year)).contains(day),
+            (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second),
+            (0...999).contains(millisecond)
+        else { return nil }
+        // A leap second (:60) is folded into the next second, as POSIX time does.
+        let days = Int64(CalendarMath.daysFromCivil(year: year, month: month, day: day))
+        let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+        self.millisecondsSince1970 = seconds * 1000 + Int64(millisecond)
+    }
+
+    /// The UTC civil fields of this instant.
+    public var utcFields: (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millisecond: Int) {
+        let milliseconds = millisecondsSince1970
+        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        let millisecond = Int(milliseconds - seconds * 1000)
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = Int(seconds - days * 86_400)
+        let (year, month, day) = CalendarMath.civilFromDays(Int(days))
+        return (year, month, day, secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60, millisecond)
+    }
+
+    /// PostgreSQL `timestamptz` input text in UTC, e.g. `2014-03-02 10:11:12.345+00`.
+    public var postgresText: String {
+        let f = utcFields
+        var text = pad(f.year, 4) + "-" + pad(f.month, 2) + "-" + pad(f.day, 2) + " "
+        text += pad(f.hour, 2) + ":" + pad(f.minute, 2) + ":" + pad(f.second, 2)
+        if f.millisecond != 0 { text += "." + pad(f.millisecond, 3) }
+        return text + "+00"
+    }
+
+    public var description: String { postgresText }
+
+    private func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+}
+
+/// Proleptic Gregorian calendar arithmetic (Howard Hinnant's algorithms): no Foundation, no time zone database.
+enum CalendarMath {
+    static func isLeap(_ year: Int) -> Bool {
+        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    }
+
+    static func daysIn(_ month: Int, _ year: Int) -> Int {
+        switch month {
+        case 2: isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
