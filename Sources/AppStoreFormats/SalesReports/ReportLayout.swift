@@ -1,0 +1,58 @@
+/// Which report a file holds, recognised from its header names (never from column positions).
+public enum ReportLayout: Sendable, Hashable, CustomStringConvertible {
+    /// Sales and Trends, 2009 layout: 27 columns keyed by `Vendor Identifier`, `Royalty Price`, `Royalty Currency`.
+    case sales27
+    /// Sales and Trends since September 2010, keyed by `SKU`; `columnCount` is 18, 20, 21, 22, 24 or 28 in files
+    /// seen so far, and is recorded exactly whatever it is.
+    case sales(columnCount: Int)
+    /// A financial report (`Start Date`, `Vendor Identifier`, `Quantity`, `Partner Share`, …, `Total_*` trailer).
+    case financial
+    /// A Subscription report (active subscription counts per offer; no dates).
+    case subscription
+    /// A Subscription Event report (`Event Date`, `Event`, …, `Quantity`).
+    case subscriptionEvent
+    /// A Subscriber report (`Event Date`, …, `Subscriber ID`, …, `Units`).
+    case subscriber
+    /// The comma-separated "Payments and Financial Reports" summary (`financial_report.csv`).
+    case paymentsSummary
+    /// A header this parser does not recognise; the file's rows are not parsed.
+    case unknown
+
+    /// The column counts of the SKU layouts Apple has shipped, with what each added.
+    public static let knownSalesColumnCounts: [Int: String] = [
+        18: "SKU layout of September 2010",
+        20: "+Subscription, Period",
+        21: "+Category",
+        22: "+CMB",
+        24: "+Device, Supported Platforms",
+        28: "+Proceeds Reason, Preserved Pricing, Client, Order Type",
+    ]
+
+    /// A stable short name for storage and messages, e.g. `sales-22` or `subscription-event`.
+    public var name: String {
+        switch self {
+        case .sales27: "sales-27"
+        case .sales(let columnCount): "sales-\(columnCount)"
+        case .financial: "financial"
+        case .subscription: "subscription"
+        case .subscriptionEvent: "subscription-event"
+        case .subscriber: "subscriber"
+        case .paymentsSummary: "payments-summary"
+        case .unknown: "unknown"
+        }
+    }
+
+    /// The short name.
+    public var description: String { name }
+
+    /// True for Sales and Trends layouts (27-column or SKU).
+    public var isSales: Bool {
+        switch self {
+        case .sales27, .sales: true
+        default: false
+        }
+    }
+
+    /// True where every row must carry a vendor identifier, product type, units and begin/end dates.
+    var requiresSaleKeys: Bool { isSales || self == .financial }
+}

@@ -1,0 +1,141 @@
+/// Maps one split row to a `SalesReportRow` through its header, checking the values reconciliation relies on.
+struct RowReader {
+    enum Outcome {
+        case row(SalesReportRow)
+        case rejected(ReportRowIssue)
+    }
+
+    /// Thrown internally to stop at the first bad value; becomes `.rejected`.
+    private struct Rejection: Error {
+        let code: String
+        let message: String
+        let column: String
+    }
+
+    let fields: RowFields
+    let header: ReportHeader
+
+    func read(line: Int, storage: [UInt8]) -> Outcome {
+        do {
+            return .row(try makeRow(line: line, storage: storage))
+        } catch {
+            return .rejected(ReportRowIssue(line: line, code: error.code, message: error.message, column: error.column))
+        }
+    }
+
+    private func makeRow(line: Int, storage: [UInt8]) throws(Rejection) -> SalesReportRow {
+        let requiresKeys = header.layout.requiresSaleKeys
+        let vendorIdentifier = text(.vendorIdentifier) ?? ""
+        let productTypeIdentifier = text(.productTypeIdentifier) ?? ""
+        if requiresKeys {
+            if vendorIdentifier.isEmpty { throw missingKey(.vendorIdentifier) }
+            if productTypeIdentifier.isEmpty { throw missingKey(.productTypeIdentifier) }
+        }
+        let beginDate = try date(.beginDate, isRequired: requiresKeys)
+        // Subscription event and subscriber rows have one Event Date: the row covers that day.
+        let endDate =
+            header.positions[ReportField.endDate.rawValue] < 0
+            ? beginDate : try date(.endDate, isRequired: requiresKeys)
+        if let beginDate, let endDate, endDate < beginDate {
+            throw Rejection(
+                code: "invalid-date",
+                message: "\(name(.beginDate)) \(beginDate) is after \(name(.endDate)) \(endDate)",
+                column: name(.beginDate)
+            )
+        }
+        return SalesReportRow(
+            line: line,
+            vendorIdentifier: vendorIdentifier,
+            productTypeIdentifier: productTypeIdentifier,
+            units: try units(isRequired: requiresKeys),
+            proceedsPerUnit: try decimal(.proceedsPerUnit),
+            extendedProceeds: try decimal(.extendedProceeds),
+            proceedsCurrency: text(.proceedsCurrency),
+            customerPrice: try decimal(.customerPrice),
+            customerCurrency: text(.customerCurrency),
+            countryCode: text(.countryCode),
+            beginDate: beginDate,
+            endDate: endDate,
+            appleIdentifier: text(.appleIdentifier),
+            parentIdentifier: text(.parentIdentifier),
+            title: text(.title),
+            subscription: text(.subscription),
+            period: text(.period),
+            salesOrReturn: text(.salesOrReturn),
+            promoCode: text(.promoCode),
+            orderType: text(.orderType),
+            proceedsReason: text(.proceedsReason),
+            preservedPricing: text(.preservedPricing),
+            device: text(.device),
+            category: text(.category),
+            columns: ReportColumns(names: header.names, storage: storage, bounds: fields.bounds)
+        )
+    }
+
+    @inline(__always)
+    private func raw(_ field: ReportField) -> ArraySlice<UInt8>? {
+        let position = header.positions[field.rawValue]
+        return position < 0 ? nil : fields[position]
+    }
+
+    @inline(__always)
+    private func text(_ field: ReportField) -> String? {
+        raw(field).flatMap(ReportBytes.text)
+    }
+
+    private func name(_ field: ReportField) -> String {
+        let position = header.positions[field.rawValue]
+        return position < 0 ? "\(field)" : header.names[position]
+    }
+
+    private func shown(_ bytes: ArraySlice<UInt8>) -> String {
+        let value = String(decoding: ReportBytes.trimmed(bytes), as: UTF8.self)
+        return value.count > 40 ? "\"\(value.prefix(40))…\"" : "\"\(value)\""
+    }
+
+    private func missingKey(_ field: ReportField) -> Rejection {
+        Rejection(code: "missing-key", message: "\(name(field)) is empty", column: name(field))
+    }
+
+    private func units(isRequired: Bool) throws(Rejection) -> Int {
+        guard let bytes = raw(.units) else { return 0 }
+        if ReportBytes.trimmed(bytes).isEmpty {
+            guard isRequired else { return 0 }
+            throw Rejection(code: "invalid-number", message: "\(name(.units)) is empty", column: name(.units))
+        }
+        guard let value = ReportBytes.integer(bytes) else {
+            throw Rejection(
+                code: "invalid-number", message: "\(name(.units)) is not a whole number (\(shown(bytes)))",
+                column: name(.units)
+            )
+        }
+        return value
+    }
+
+    private func decimal(_ field: ReportField) throws(Rejection) -> ReportDecimal? {
+        guard let bytes = raw(field), !ReportBytes.trimmed(bytes).isEmpty else { return nil }
+        guard let value = ReportDecimal(bytes: bytes) else {
+            throw Rejection(
+                code: "invalid-number",
+                message: "\(name(field)) is not a decimal number with at most 4 decimal places (\(shown(bytes)))",
+                column: name(field)
+            )
+        }
+        return value
+    }
+
+    private func date(_ field: ReportField, isRequired: Bool) throws(Rejection) -> CalendarDate? {
+        guard let bytes = raw(field) else { return nil }
+        if ReportBytes.trimmed(bytes).isEmpty {
+            guard isRequired else { return nil }
+            throw Rejection(code: "invalid-date", message: "\(name(field)) is empty", column: name(field))
+        }
+        guard let value = CalendarDate.parse(bytes) else {
+            throw Rejection(
+                code: "invalid-date", message: "\(name(field)) is not a valid date (\(shown(bytes)))",
+                column: name(field)
+            )
+        }
+        return value
+    }
+}
