@@ -1,0 +1,77 @@
+internal import Foundation
+public import Logging
+public import Postgres
+
+/// Where the database is: a server the user configured, or the embedded default.
+public enum DatabaseLocation: Sendable {
+    /// A conninfo or URL given with `--database-url` or `DATABASE_URL`.
+    case url(String)
+    /// libpq's own `PG*` variables or service file decide (an empty conninfo).
+    case libpqEnvironment
+    /// The private server under `home`, database `database`.
+    case embedded(home: String, database: String)
+
+    /// Variables that mean the user configured libpq directly.
+    static let libpqVariables = ["PGHOST", "PGHOSTADDR", "PGPORT", "PGDATABASE", "PGUSER", "PGSERVICE", "PGSERVICEFILE"]
+
+    /// The embedded server's default database.
+    public static let embeddedDatabaseName = "iap_audit"
+
+    /// Resolves the location the way the README documents: flag, then `DATABASE_URL`, then `PG*`, then embedded.
+    public static func resolve(
+        url: String?, environment: [String: String], embeddedDatabase: String = embeddedDatabaseName
+    ) -> DatabaseLocation {
+        if let url, !url.isEmpty { return .url(url) }
+        if let url = environment["DATABASE_URL"], !url.isEmpty { return .url(url) }
+        if libpqVariables.contains(where: { environment[$0].map { !$0.isEmpty } ?? false }) { return .libpqEnvironment }
+        return .embedded(home: EmbeddedServer.defaultHome(environment: environment), database: embeddedDatabase)
+    }
+
+    /// A description safe to log: never a password.
+    public var redactedDescription: String {
+        switch self {
+        case .url: "the server named by --database-url / DATABASE_URL"
+        case .libpqEnvironment: "the server named by the PG* environment variables"
+        case .embedded(let home, let database): "embedded server in \(home), database \(database)"
+        }
+    }
+
+    /// Connects (starting the embedded server and creating its database when needed) and migrates the schema.
+    public func connect(environment: [String: String], logger: Logger) throws -> Connection {
+        let connection: Connection
+        do {
+            switch self {
+            case .url(let url):
+                connection = try Connection(conninfo: url, logger: logger)
+            case .libpqEnvironment:
+                connection = try Connection(conninfo: "", logger: logger)
+            case .embedded(let home, let database):
+                let installation = try PostgresInstallation.find(environment: environment, searchRoot: "/")
+                let endpoint = try EmbeddedServer(home: home, installation: installation, logger: logger).start()
+                try Self.createDatabaseIfNeeded(database, endpoint: endpoint, logger: logger)
+                connection = try Connection(conninfo: endpoint.connectionString(database: database), logger: logger)
+            }
+        } catch let error as PostgresError {
+            throw error.isUnavailable ? IAPAuditError.databaseUnavailable(error) : IAPAuditError.database(error)
+        }
+        try Migrator(logger: logger).migrate(connection)
+        return connection
+    }
+
+    private static func createDatabaseIfNeeded(
+        _ database: String, endpoint: EmbeddedServer.Endpoint, logger: Logger
+    ) throws {
+        let admin = try Connection(conninfo: endpoint.connectionString(database: "postgres"), logger: logger)
+        let exists = try admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]).rowCount > 0
+        guard !exists else { return }
+        // Identifiers cannot be bound parameters; quote it the way PostgreSQL's quote_ident does.
+        let quoted = "\"" + database.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        do {
+            try admin.execute(script: "CREATE DATABASE \(quoted)", context: "create database \(database)")
+            logger.info("created database", metadata: ["database": "\(database)"])
+        } catch {
+            // 42P04: another process created it first, which is fine.
+            guard error.sqlState == "42P04" else { throw error }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+public import Logging
+public import Postgres
+
+/// Brings a database's schema up to date with the migrations built into this binary.
+///
+/// Migrations are forward only: each file runs once, in its own transaction, and is recorded with a checksum; a
+/// changed file that was already applied is refused rather than silently re-interpreted.
+public struct Migrator {
+    /// One migration: `0001_create_core.sql` has version 1.
+    public struct Migration: Sendable {
+        public let version: Int
+        public let name: String
+        public let text: String
+        public var checksum: String { SQLResources.checksum(text) }
+    }
+
+    /// Advisory-lock key serialising concurrent migrators ("IAPMIGR" in ASCII).
+    static let lockKey: Int64 = 0x4941_504D_4947_52
+
+    /// The migrations built into this binary, in order.
+    public static var builtIn: [Migration] {
+        EmbeddedResources.migrations.compactMap { file in
+            guard let version = Int(file.name.prefix { $0.isNumber }) else { return nil }
+            return Migration(version: version, name: file.name, text: file.text)
+        }.sorted { $0.version < $1.version }
+    }
+
+    private let migrations: [Migration]
+    private let logger: Logger
+
+    /// A migrator for `migrations` (normally `builtIn`).
+    public init(migrations: [Migration] = Migrator.builtIn, logger: Logger) {
+        self.migrations = migrations
+        self.logger = logger
+    }
+
+    /// Applies every pending migration; returns the versions applied.
+    @discardableResult
+    public func migrate(_ connection: Connection) throws -> [Int] {
+        try connection.transaction {
+            try connection.advisoryTransactionLock(Self.lockKey)
+            try connection.execute(
+                script: """
+                    CREATE TABLE IF NOT EXISTS schema_migration (
+                        version     integer PRIMARY KEY,
+                        name        text NOT NULL,
+                        checksum    text NOT NULL,
+                        applied_at  timestamptz NOT NULL DEFAULT now()
+                    )
+                    """, context: "create schema_migration")
+        }
+        var applied: [Int] = []
+        for migration in migrations {
+            let didApply = try connection.transaction { () throws -> Bool in
+                // Under the lock, re-read what is applied: another process may have just done it.
+                try connection.advisoryTransactionLock(Self.lockKey)
+                let recorded = try connection.query(
+                    "SELECT checksum FROM schema_migration WHERE version = $1", [migration.version],
+                    context: "read schema_migration")
+                if recorded.rowCount > 0 {
+                    guard recorded.string(0, 0) == migration.checksum else {
+                        throw IAPAuditError.migrationChanged(name: migration.name)
+                    }
+                    return false
+                }
+                try connection.execute(script: migration.text, context: "migration \(migration.name)")
+                try connection.query(
+                    "INSERT INTO schema_migration (version, name, checksum) VALUES ($1, $2, $3)",
+                    [migration.version, migration.name, migration.checksum], context: "record migration")
+                return true
+            }
+            if didApply {
+                logger.info("applied migration", metadata: ["migration": "\(migration.name)"])
+                applied.append(migration.version)
+            }
+        }
+        let newest = try connection.query("SELECT max(version) FROM schema_migration").int(0, 0) ?? 0
+        if let known = migrations.last?.version, newest > known {
+            throw IAPAuditError.schemaNewerThanBinary(database: newest, binary: known)
+        }
+        return applied
+    }
+}

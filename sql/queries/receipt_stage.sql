@@ -1,0 +1,41 @@
+-- Per-file staging tables for receipt ingest; dropped when the file's transaction ends.
+CREATE TEMPORARY TABLE stage_entry (
+    record_number                 integer NOT NULL,
+    source                        text NOT NULL,
+    ordinal                       integer NOT NULL,
+    environment                   text NOT NULL,
+    transaction_id                text NOT NULL,
+    original_transaction_id       text,
+    product_id                    text NOT NULL,
+    quantity                      integer NOT NULL,
+    purchase_date                 timestamptz,
+    original_purchase_date        timestamptz,
+    expires_date                  timestamptz,
+    cancellation_date             timestamptz,
+    cancellation_reason           integer,
+    web_order_line_item_id        text,
+    is_trial_period               boolean,
+    is_in_intro_offer_period      boolean,
+    is_upgraded                   boolean,
+    in_app_ownership_type         text,
+    subscription_group_identifier text,
+    promotional_offer_id          text,
+    offer_code_ref_name           text,
+    app_account_token             uuid,
+    item_id                       text
+) ON COMMIT DROP;
+
+CREATE TEMPORARY TABLE stage_renewal (
+    record_number              integer NOT NULL,
+    ordinal                    integer NOT NULL,
+    original_transaction_id    text,
+    product_id                 text,
+    auto_renew_product_id      text,
+    auto_renew_status          boolean,
+    expiration_intent          integer,
+    is_in_billing_retry_period boolean,
+    grace_period_expires_date  timestamptz,
+    price_consent_status       integer,
+    offer_code_ref_name        text,
+    promotional_offer_id       text
+) ON COMMIT DROP;
