@@ -1,0 +1,36 @@
+/// What one ingest did, for the run summary, logs and metrics.
+public struct IngestSummary: Sendable, Codable, Equatable {
+    /// Files named or found in directories that this ingest considered.
+    public var filesSeen = 0
+    /// Files read and stored in this run.
+    public var filesIngested = 0
+    /// Files whose exact bytes were stored before (re-ingest is a no-op).
+    public var filesAlreadyIngested = 0
+    /// Files in directories that were not read (hidden or of another kind), with their paths in the log.
+    public var filesIgnored = 0
+    /// Records (receipts or report rows) read.
+    public var records = 0
+    /// Records stored.
+    public var stored = 0
+    /// Records and file-level problems quarantined.
+    public var quarantined = 0
+    /// Transaction entries read (every `in_app`, `latest_receipt_info` and iOS 6 receipt object).
+    public var transactionEntries = 0
+    /// Quarantined records by reason code.
+    public var quarantinedByReason: [String: Int] = [:]
+
+    /// An empty summary.
+    public init() {}
+
+    mutating func add(_ other: IngestSummary) {
+        filesSeen += other.filesSeen
+        filesIngested += other.filesIngested
+        filesAlreadyIngested += other.filesAlreadyIngested
+        filesIgnored += other.filesIgnored
+        records += other.records
+        stored += other.stored
+        quarantined += other.quarantined
+        transactionEntries += other.transactionEntries
+        quarantinedByReason.merge(other.quarantinedByReason, uniquingKeysWith: +)
+    }
+}

@@ -1,0 +1,84 @@
+internal import AppStoreFormats
+internal import Logging
+internal import Postgres
+
+/// The rows of one receipt file on their way to the database: receipts stream, the rest is collected between COPYs.
+final class ReceiptBatch {
+    private let reader: ReceiptFileReader
+    private let parser: ReceiptRecordParser
+    private let fileID: Int64
+    private let path: String
+    private let runID: Int64?
+    private let logger: Logger
+
+    private(set) var entries = CopyWriter()
+    private(set) var renewals = CopyWriter()
+    private(set) var quarantine = CopyWriter()
+    private(set) var counts = IngestSummary()
+    /// The reader has no more records.
+    private(set) var isDone = false
+
+    init(
+        reader: ReceiptFileReader, parser: ReceiptRecordParser, fileID: Int64, path: String, runID: Int64?,
+        logger: Logger
+    ) {
+        self.reader = reader
+        self.parser = parser
+        self.fileID = fileID
+        self.path = path
+        self.runID = runID
+        self.logger = logger
+    }
+
+    /// Reads records, writing receipts to `receipts`, until the collected rows reach `limit` bytes or the file ends.
+    func fill(_ receipts: inout CopyWriter, until limit: Int) throws {
+        while entries.byteCount < limit && quarantine.byteCount < limit {
+            guard let item = reader.next() else {
+                isDone = true
+                return
+            }
+            switch item {
+            case .record(let line, let number, let bytes):
+                counts.records += 1
+                let receipt: RecordedReceipt
+                do {
+                    receipt = try parser.parse(bytes)
+                } catch {
+                    try quarantine(
+                        QuarantineRecord(
+                            line: line, recordNumber: number, reasonCode: error.code.rawValue, message: error.message,
+                            excerpt: Array(bytes)))
+                    continue
+                }
+                try ReceiptRows.appendReceipt(receipt, fileID: fileID, recordNumber: number, line: line, to: &receipts)
+                try ReceiptRows.appendEntries(receipt, recordNumber: number, to: &entries)
+                try ReceiptRows.appendRenewals(receipt, recordNumber: number, to: &renewals)
+                counts.stored += 1
+                counts.transactionEntries += receipt.transactions.count
+            case .unreadable(let line, let number, let code, let message, let excerpt):
+                if number != nil { counts.records += 1 }
+                try quarantine(
+                    QuarantineRecord(
+                        line: line, recordNumber: number, reasonCode: code, message: message, excerpt: excerpt))
+            }
+        }
+    }
+
+    /// Forgets the collected rows after they were loaded.
+    func resetBuffers() {
+        entries.reset()
+        renewals.reset()
+        quarantine.reset()
+    }
+
+    private func quarantine(_ record: QuarantineRecord) throws {
+        try record.append(to: &quarantine, fileID: fileID, path: path, runID: runID)
+        counts.quarantined += 1
+        counts.quarantinedByReason[record.reasonCode, default: 0] += 1
+        logger.debug(
+            "quarantined", metadata: ["file": "\(path)", "line": "\(record.line)", "reason": "\(record.reasonCode)"])
+    }
+}
+
+@available(*, unavailable)
+extension ReceiptBatch: Sendable {}

@@ -1,0 +1,135 @@
+public import AppStoreFormats
+internal import Foundation
+internal import Gzip
+public import Logging
+public import Postgres
+
+/// Loads recorded receipt files into PostgreSQL: each file once, atomically, bad records quarantined.
+public struct ReceiptIngest {
+    /// Longest record accepted (a longer line is quarantined and skipped while streaming).
+    public static let defaultMaxRecordLength = 16 << 20
+    /// Transaction-entry bytes buffered before the receipt COPY pauses to load them (bounds memory).
+    static let entryBufferLimit = 8 << 20
+
+    private let connection: Connection
+    private let parser: ReceiptRecordParser
+    private let runID: Int64?
+    private let maxRecordLength: Int
+    private let logger: Logger
+
+    /// An ingest writing through `connection`, hashing usernames with `hasher`, attributing rows to run `runID`.
+    public init(
+        connection: Connection, hasher: AccountKeyHasher, runID: Int64?,
+        maxRecordLength: Int = ReceiptIngest.defaultMaxRecordLength, logger: Logger
+    ) {
+        self.connection = connection
+        self.parser = ReceiptRecordParser(hasher: hasher)
+        self.runID = runID
+        self.maxRecordLength = maxRecordLength
+        self.logger = logger
+    }
+
+    /// Ingests every receipt file under `paths`.
+    public func ingest(paths: [String]) throws -> IngestSummary {
+        let inputs = try InputFiles.expand(paths) { ReceiptFileFormat(fileName: $0) != nil }
+        var summary = IngestSummary()
+        summary.filesIgnored = inputs.ignored.count
+        for path in inputs.ignored {
+            logger.info("ignored: not a receipt file (.json, .jsonl, .ndjson, optionally .gz)", metadata: ["file": "\(path)"])
+        }
+        for path in inputs.files {
+            summary.add(try ingest(file: path))
+        }
+        return summary
+    }
+
+    /// Ingests one file in one transaction; a file whose bytes were stored before is skipped.
+    public func ingest(file path: String) throws -> IngestSummary {
+        var summary = IngestSummary()
+        summary.filesSeen = 1
+        let started = DispatchTime.now()
+        let digest = try FileDigest.of(path: path)
+        let format = ReceiptFileFormat(fileName: (path as NSString).lastPathComponent) ?? .jsonLines
+        let outcome = try connection.transaction { () throws -> IngestSummary? in
+            try connection.advisoryTransactionLock(digest.lockKey)
+            let existing = try connection.query(
+                "SELECT id FROM input_file WHERE sha256 = $1::bytea", [Self.byteaText(digest.sha256)])
+            guard existing.rowCount == 0 else { return nil }
+            let reader: ReceiptFileReader
+            do {
+                reader = try ReceiptFileReader(path: path, format: format, maxRecordLength: maxRecordLength)
+            } catch {
+                throw IAPAuditError.input("cannot open \(path): \(error)")
+            }
+            let fileID = try insertInputFile(path: path, digest: digest, isGzip: reader.isGzip)
+            try connection.execute(script: try SQLResources.query("receipt_stage"), context: "create staging tables")
+            var counts = try load(reader, fileID: fileID, path: path)
+            for statement in try SQLResources.statements(ofQuery: "receipt_merge") {
+                // Bind $1 only where a statement uses it: PostgreSQL refuses surplus parameters.
+                let parameters: [(any PostgresParameter)?] =
+                    SQLPlaceholders(scanning: statement).numbers.isEmpty ? [] : [fileID]
+                try connection.query(statement, parameters, context: "merge \(path)")
+            }
+            try connection.query(
+                """
+                UPDATE input_file SET records_read = $2, records_stored = $3, records_quarantined = $4,
+                    transaction_entries = $5 WHERE id = $1
+                """, [fileID, counts.records, counts.stored, counts.quarantined, counts.transactionEntries],
+                context: "record file counts")
+            counts.filesIngested = 1
+            return counts
+        }
+        guard let outcome else {
+            summary.filesAlreadyIngested = 1
+            logger.info("already ingested (same content hash)", metadata: ["file": "\(path)"])
+            return summary
+        }
+        summary.add(outcome)
+        summary.filesSeen = 1
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        logger.info(
+            "ingested receipts",
+            metadata: [
+                "file": "\(path)", "records": "\(outcome.records)", "stored": "\(outcome.stored)",
+                "quarantined": "\(outcome.quarantined)", "transaction_entries": "\(outcome.transactionEntries)",
+                "seconds": "\(String(format: "%.2f", seconds))",
+            ])
+        return summary
+    }
+
+    private func insertInputFile(path: String, digest: FileDigest, isGzip: Bool) throws -> Int64 {
+        let result = try connection.query(
+            """
+            INSERT INTO input_file (sha256, size_bytes, kind, path, compression, run_id)
+            VALUES ($1::bytea, $2, 'receipts', $3, $4, $5) RETURNING id
+            """, [Self.byteaText(digest.sha256), digest.size, path, isGzip ? "gzip" : "none", runID.map { Int($0) }],
+            context: "record input file")
+        guard let id = result.string(0, 0).flatMap({ Int64($0) }) else {
+            throw IAPAuditError.internalInconsistency("INSERT … RETURNING id gave no id")
+        }
+        return id
+    }
+
+    /// Streams the file: receipts go straight into `receipt` through COPY; entries, renewals and quarantine rows
+    /// are collected and loaded whenever the collection grows large, so memory stays bounded.
+    private func load(_ reader: ReceiptFileReader, fileID: Int64, path: String) throws -> IngestSummary {
+        let batch = ReceiptBatch(
+            reader: reader, parser: parser, fileID: fileID, path: path, runID: runID, logger: logger)
+        while !batch.isDone {
+            try connection.copyIn(ReceiptRows.receiptCopy, context: "COPY receipt from \(path)") { receipts in
+                try batch.fill(&receipts, until: Self.entryBufferLimit)
+            }
+            try connection.copyIn(ReceiptRows.entryCopy, rows: batch.entries, context: "COPY entries from \(path)")
+            try connection.copyIn(ReceiptRows.renewalCopy, rows: batch.renewals, context: "COPY renewals from \(path)")
+            try connection.copyIn(QuarantineRecord.copyStatement, rows: batch.quarantine, context: "COPY quarantine")
+            batch.resetBuffers()
+        }
+        return batch.counts
+    }
+
+    /// `bytea` input text (`\x…`) for a bound parameter.
+    static func byteaText(_ bytes: [UInt8]) -> String {
+        "\\x" + bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
+            .joined()
+    }
+}

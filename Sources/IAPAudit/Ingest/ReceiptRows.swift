@@ -1,0 +1,121 @@
+internal import AppStoreFormats
+internal import Postgres
+
+/// Renders parsed receipts into COPY rows for `receipt`, `stage_entry` and `stage_renewal`.
+enum ReceiptRows {
+    static let receiptCopy = """
+        COPY receipt (file_id, record_number, line, shape, style, recorded_at, account_key, app_account_token, \
+        store_account, receipt_data_sha256, status, environment, is_sandbox, is_retryable, receipt_type, bundle_id, \
+        app_item_id, adam_id, download_id, application_version, original_application_version, \
+        version_external_identifier, receipt_creation_date, request_date, original_purchase_date, notification_type, \
+        transaction_entries, raw) FROM STDIN
+        """
+
+    static let entryCopy = """
+        COPY stage_entry (record_number, source, ordinal, environment, transaction_id, original_transaction_id, \
+        product_id, quantity, purchase_date, original_purchase_date, expires_date, cancellation_date, \
+        cancellation_reason, web_order_line_item_id, is_trial_period, is_in_intro_offer_period, is_upgraded, \
+        in_app_ownership_type, subscription_group_identifier, promotional_offer_id, offer_code_ref_name, \
+        app_account_token, item_id) FROM STDIN
+        """
+
+    static let renewalCopy = """
+        COPY stage_renewal (record_number, ordinal, original_transaction_id, product_id, auto_renew_product_id, \
+        auto_renew_status, expiration_intent, is_in_billing_retry_period, grace_period_expires_date, \
+        price_consent_status, offer_code_ref_name, promotional_offer_id) FROM STDIN
+        """
+
+    static func appendReceipt(
+        _ receipt: RecordedReceipt, fileID: Int64, recordNumber: Int, line: Int, to rows: inout CopyWriter
+    ) throws(PostgresError) {
+        rows.field(Int(fileID))
+        rows.field(recordNumber)
+        rows.field(line)
+        rows.field(receipt.shape.rawValue)
+        rows.field(receipt.style.rawValue)
+        rows.field(timestamp: receipt.recordedAt)
+        rows.field(receipt.accountKey)
+        rows.field(receipt.appAccountToken)
+        rows.field(receipt.storeAccount)
+        if let digest = receipt.receiptDataSHA256 { rows.field(bytea: digest) } else { rows.field(nil as String?) }
+        rows.field(receipt.status)
+        rows.field(receipt.environment)
+        rows.field(receipt.isSandbox)
+        rows.field(receipt.isRetryable)
+        rows.field(receipt.receiptType)
+        rows.field(receipt.bundleID)
+        rows.field(receipt.appItemID)
+        rows.field(receipt.adamID)
+        rows.field(receipt.downloadID)
+        rows.field(receipt.applicationVersion)
+        rows.field(receipt.originalApplicationVersion)
+        rows.field(receipt.versionExternalIdentifier)
+        rows.field(timestamp: receipt.receiptCreationDate)
+        rows.field(timestamp: receipt.requestDate)
+        rows.field(timestamp: receipt.originalPurchaseDate)
+        rows.field(receipt.notificationType)
+        rows.field(receipt.transactions.count)
+        rows.field(utf8: receipt.storedRecord)
+        try rows.endRow()
+    }
+
+    static func appendEntries(_ receipt: RecordedReceipt, recordNumber: Int, to rows: inout CopyWriter)
+        throws(PostgresError)
+    {
+        let environment = receipt.transactionEnvironment
+        for entry in receipt.transactions {
+            rows.field(recordNumber)
+            rows.field(entry.source.rawValue)
+            rows.field(entry.ordinal)
+            rows.field(environment)
+            rows.field(entry.transactionID)
+            rows.field(entry.originalTransactionID)
+            rows.field(entry.productID)
+            rows.field(entry.quantity)
+            rows.field(timestamp: entry.purchaseDate)
+            rows.field(timestamp: entry.originalPurchaseDate)
+            rows.field(timestamp: entry.expiresDate)
+            rows.field(timestamp: entry.cancellationDate)
+            rows.field(entry.cancellationReason)
+            rows.field(entry.webOrderLineItemID)
+            rows.field(entry.isTrialPeriod)
+            rows.field(entry.isInIntroOfferPeriod)
+            rows.field(entry.isUpgraded)
+            rows.field(entry.inAppOwnershipType)
+            rows.field(entry.subscriptionGroupIdentifier)
+            rows.field(entry.promotionalOfferID)
+            rows.field(entry.offerCodeRefName)
+            rows.field(entry.appAccountToken)
+            rows.field(entry.itemID)
+            try rows.endRow()
+        }
+    }
+
+    static func appendRenewals(_ receipt: RecordedReceipt, recordNumber: Int, to rows: inout CopyWriter)
+        throws(PostgresError)
+    {
+        for renewal in receipt.pendingRenewals {
+            rows.field(recordNumber)
+            rows.field(renewal.ordinal)
+            rows.field(renewal.originalTransactionID)
+            rows.field(renewal.productID)
+            rows.field(renewal.autoRenewProductID)
+            rows.field(renewal.autoRenewStatus)
+            rows.field(renewal.expirationIntent)
+            rows.field(renewal.isInBillingRetryPeriod)
+            rows.field(timestamp: renewal.gracePeriodExpiresDate)
+            rows.field(renewal.priceConsentStatus)
+            rows.field(renewal.offerCodeRefName)
+            rows.field(renewal.promotionalOfferID)
+            try rows.endRow()
+        }
+    }
+}
+
+extension CopyWriter {
+    /// A `timestamptz` field in UTC, or NULL.
+    mutating func field(timestamp: Timestamp?) {
+        guard let timestamp else { return field(nil as String?) }
+        field(verbatim: timestamp.postgresText.utf8)
+    }
+}

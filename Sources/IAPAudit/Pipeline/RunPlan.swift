@@ -1,0 +1,30 @@
+/// What one `iap-audit run` does: each stage with no input is skipped.
+public struct RunPlan: Sendable {
+    /// A JSON catalog to import first, if any.
+    public var catalogPath: String?
+    /// Receipt files or directories.
+    public var receiptPaths: [String] = []
+    /// Where reports are written.
+    public var outputDirectory: String
+    /// Reports to write, by name; every shipped report when empty.
+    public var reports: [String] = []
+    /// Formats each report is written in.
+    public var reportFormats: [ReportFormat] = [.csv, .html]
+
+    /// A plan writing reports to `outputDirectory`.
+    public init(outputDirectory: String) {
+        self.outputDirectory = outputDirectory
+    }
+}
+
+/// What one run did: stored as the run row's summary and printed at the end.
+public struct RunSummary: Sendable, Codable, Equatable {
+    public var catalog: CatalogImport.Outcome?
+    public var receipts = IngestSummary()
+    public var reportsWritten: [String] = []
+    /// Seconds per stage, in order.
+    public var stageSeconds: [String: Double] = [:]
+
+    /// An empty summary.
+    public init() {}
+}

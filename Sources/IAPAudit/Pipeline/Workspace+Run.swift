@@ -1,0 +1,62 @@
+internal import Foundation
+internal import Logging
+internal import Postgres
+
+extension Workspace {
+    /// Advisory-lock key that makes `run` exclusive across processes ("IAPRUN" in ASCII).
+    static let runLockKey: Int64 = 0x4941_5052_554E
+
+    /// `iap-audit run`: catalog → ingest receipts → reports, under the pipeline lock, recorded as one run.
+    public func run(_ plan: RunPlan) throws -> RunSummary {
+        guard try connection.tryAdvisoryLock(Self.runLockKey) else {
+            throw IAPAuditError.locked(holder: try connection.advisoryLockHolder(Self.runLockKey))
+        }
+        defer { try? connection.advisoryUnlock(Self.runLockKey) }
+        return try recordingRun(
+            "run", settings: ["output_directory": plan.outputDirectory],
+            outcome: { summary in
+                settings.isStrict && summary.receipts.quarantined > 0 ? (.rejected, 65) : (.succeeded, 0)
+            }
+        ) { run in
+            var summary = RunSummary()
+            if let catalogPath = plan.catalogPath {
+                summary.catalog = try timed("catalog", into: &summary) {
+                    try importCatalog(path: catalogPath, bundleID: nil)
+                }
+            }
+            if !plan.receiptPaths.isEmpty {
+                summary.receipts = try timed("ingest receipts", into: &summary) {
+                    try ReceiptIngest(connection: connection, hasher: settings.hasher, runID: run.id, logger: logger)
+                        .ingest(paths: plan.receiptPaths)
+                }
+            }
+            summary.reportsWritten = try timed("reports", into: &summary) { try writeReports(plan) }
+            return summary
+        }
+    }
+
+    /// Writes the plan's reports in each of its formats; returns the paths written.
+    func writeReports(_ plan: RunPlan) throws -> [String] {
+        let runner = ReportRunner(connection: connection)
+        let definitions = try ReportRunner.definitions().filter { plan.reports.isEmpty || plan.reports.contains($0.name) }
+        var written: [String] = []
+        for definition in definitions.sorted(by: { $0.name < $1.name }) {
+            // Reports that need a parameter (e.g. one account) are for people asking a question, not for the batch.
+            guard definition.parameters.allSatisfy({ !$0.isRequired }) else { continue }
+            let table = try runner.run(definition, parameters: [:])
+            for format in plan.reportFormats {
+                written.append(try ReportRunner.write(table, of: definition, as: format, to: plan.outputDirectory))
+            }
+        }
+        logger.info("wrote reports", metadata: ["directory": "\(plan.outputDirectory)", "files": "\(written.count)"])
+        return written
+    }
+
+    private func timed<T>(_ stage: String, into summary: inout RunSummary, _ body: () throws -> T) rethrows -> T {
+        let start = DispatchTime.now()
+        defer {
+            summary.stageSeconds[stage] = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        }
+        return try body()
+    }
+}

@@ -1,0 +1,13 @@
+/// One column of a report result: the name the query gave it and the kind of its values.
+public struct ReportColumn: Sendable, Hashable {
+    /// The column label from the query (`AS name`), used as CSV header, JSON key and table heading.
+    public var name: String
+    /// The kind of values in the column.
+    public var kind: ColumnKind
+
+    /// Creates a column description.
+    public init(name: String, kind: ColumnKind) {
+        self.name = name
+        self.kind = kind
+    }
+}

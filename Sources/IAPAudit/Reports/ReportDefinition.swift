@@ -1,0 +1,197 @@
+/// A report read from `reports/NAME.sql`: its header (title, description, parameters, chart, sensitivity) and SQL.
+///
+/// The header is the run of `--` comment lines at the top of the file:
+///
+/// ```
+/// -- title: Quarantine
+/// -- description: Every record that could not be read, with file, line and reason.
+/// -- param: since date = 1970-01-01 -- only records loaded on or after this day
+/// -- chart: bar x=day y=records
+/// -- sensitive: false
+/// ```
+///
+/// A header line indented by two or more spaces after `--` continues the title or description. The first line that is
+/// not a `--` comment (a blank line, or SQL) ends the header. Parameters bind to `$1`, `$2`, ... in declaration order.
+public struct ReportDefinition: Sendable, Hashable {
+    /// The report name: the file name without `.sql`, and the argument of `iap-audit report`.
+    public var name: String
+    /// A short title for the page heading.
+    public var title: String
+    /// What the report shows and which question it answers.
+    public var description: String
+    /// The parameters, in `$n` order.
+    public var parameters: [ReportParameter]
+    /// The chart HTML output draws, if any.
+    public var chart: ChartSpec?
+    /// Whether the report shows data the analyst role must not read (e.g. the quarantine's raw text).
+    public var isSensitive: Bool
+    /// The whole file text, header comments included, so PostgreSQL's error line numbers match the file.
+    public var sql: String
+
+    /// Parses a report file; `name` is the file name without `.sql`.
+    public static func parse(name: String, text: String) throws(ReportDefinitionError) -> ReportDefinition {
+        guard isValidReportName(name) else { throw .invalidName(name) }
+        // Editors on Windows may save a byte order mark, which PostgreSQL would reject as a syntax error.
+        let text = text.first == "\u{FEFF}" ? String(text.dropFirst()) : text
+        var header = Header(report: name)
+        // Only LF, CRLF and CR end lines, so line numbers match editors and PostgreSQL's error positions.
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+        var index = lines.firstIndex { !$0.allSatisfy(\.isWhitespace) } ?? lines.endIndex
+        while index < lines.endIndex {
+            let line = lines[index].drop { $0 == " " || $0 == "\t" }
+            guard line.hasPrefix("--") else { break }
+            try header.read(line.dropFirst(2), lineNumber: index + 1)
+            index += 1
+        }
+        let definition = try header.definition(sql: text)
+        try definition.checkPlaceholders(SQLPlaceholders(scanning: text))
+        return definition
+    }
+
+    /// Turns `--param name=value` pairs into the texts to bind to `$1...$n`, in order; nil binds SQL NULL.
+    ///
+    /// Omitted parameters take their defaults. Unknown names, missing required parameters and values of the wrong
+    /// type are rejected with the `--param` to fix.
+    public func bind(_ values: [String: String]) throws(ReportDefinitionError) -> [String?] {
+        let known = Set(parameters.map(\.name))
+        if let unknown = values.keys.filter({ !known.contains($0) }).sorted().first {
+            throw .unknownParameter(report: name, name: unknown, known: parameters.map(\.name))
+        }
+        let missing = parameters.filter { $0.isRequired && values[$0.name] == nil }
+        guard missing.isEmpty else { throw .missingParameters(report: name, parameters: missing) }
+        var bound: [String?] = []
+        bound.reserveCapacity(parameters.count)
+        for parameter in parameters {
+            if let given = values[parameter.name] {
+                guard let value = parameter.kind.normalize(given) else {
+                    throw .invalidParameterValue(report: name, name: parameter.name, kind: parameter.kind)
+                }
+                bound.append(value)
+            } else {
+                switch parameter.defaultValue {
+                case .value(let value): bound.append(value)
+                case .null: bound.append(nil)
+                case nil: throw .missingParameters(report: name, parameters: [parameter])
+                }
+            }
+        }
+        return bound
+    }
+
+    /// Every `$n` in the SQL must be declared, and every declared parameter used: PostgreSQL rejects a query that is
+    /// sent more values than it has placeholders, and would report either problem far less clearly.
+    private func checkPlaceholders(_ placeholders: SQLPlaceholders) throws(ReportDefinitionError) {
+        guard placeholders.hasStatement else { throw .missingSQL(report: name) }
+        if let undeclared = placeholders.numbers.sorted().first(where: { $0 < 1 || $0 > parameters.count }) {
+            throw .undeclaredPlaceholder(report: name, placeholder: undeclared, declared: parameters.count)
+        }
+        if let unused = parameters.first(where: { !placeholders.numbers.contains($0.position) }) {
+            throw .unusedParameter(report: name, name: unused.name, position: unused.position)
+        }
+    }
+
+    /// Names become file names and command arguments, so only a plain, path-free spelling is accepted.
+    private static func isValidReportName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 128
+            && name.unicodeScalars.allSatisfy {
+                HeaderText.isASCIILetter($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
+            }
+    }
+}
+
+/// The header keys collected so far while reading a report file line by line.
+private struct Header {
+    let report: String
+    var title: String?
+    var description: String?
+    var parameters: [ReportParameter] = []
+    var chart: ChartSpec?
+    var isSensitive: Bool?
+    var seenKeys: Set<String> = []
+    /// The key a continuation line extends, while one may follow.
+    var continuing: String?
+
+    init(report: String) { self.report = report }
+
+    /// Reads one header line, given without its leading `--`.
+    mutating func read(_ content: Substring, lineNumber: Int) throws(ReportDefinitionError) {
+        let text = HeaderText.trimmed(content)
+        if text.isEmpty {
+            continuing = nil
+            return
+        }
+        if let key = continuing, content.prefix(2).allSatisfy({ $0 == " " || $0 == "\t" }) {
+            if key == "title" { title? += " " + text } else { description? += " " + text }
+            return
+        }
+        continuing = nil
+        guard let colon = text.firstIndex(of: ":") else {
+            throw .malformedHeaderLine(report: report, line: lineNumber)
+        }
+        let key = HeaderText.trimmed(text[..<colon]).lowercased()
+        let value = HeaderText.trimmed(text[text.index(after: colon)...])
+        guard !key.isEmpty, key.unicodeScalars.allSatisfy({ HeaderText.isASCIILetter($0) || $0 == "_" || $0 == "-" })
+        else {
+            throw .malformedHeaderLine(report: report, line: lineNumber)
+        }
+        guard ["title", "description", "param", "chart", "sensitive"].contains(key) else {
+            throw .unknownHeaderKey(report: report, line: lineNumber, key: key)
+        }
+        guard key == "param" || !seenKeys.contains(key) else {
+            throw .duplicateHeaderKey(report: report, line: lineNumber, key: key)
+        }
+        guard !value.isEmpty else { throw .emptyHeaderValue(report: report, line: lineNumber, key: key) }
+        seenKeys.insert(key)
+        switch key {
+        case "title":
+            title = String(value)
+            continuing = key
+        case "description":
+            description = String(value)
+            continuing = key
+        case "param":
+            try readParameter(value, lineNumber: lineNumber)
+        case "chart":
+            do {
+                chart = try ChartSpec.parse(value)
+            } catch {
+                throw .invalidChart(report: report, line: lineNumber, reason: error.reason)
+            }
+        default:
+            switch value.lowercased() {
+            case "true": isSensitive = true
+            case "false": isSensitive = false
+            default: throw .invalidSensitive(report: report, line: lineNumber)
+            }
+        }
+    }
+
+    private mutating func readParameter(_ value: Substring, lineNumber: Int) throws(ReportDefinitionError) {
+        let parameter: ReportParameter
+        do {
+            parameter = try ReportParameter.parse(value, position: parameters.count + 1)
+        } catch {
+            throw .invalidParameter(report: report, line: lineNumber, reason: error.reason)
+        }
+        guard !parameters.contains(where: { $0.name == parameter.name }) else {
+            throw .duplicateParameter(report: report, line: lineNumber, name: parameter.name)
+        }
+        parameters.append(parameter)
+    }
+
+    /// The definition, once the header is complete; `sensitive` is required so no report is public by omission.
+    func definition(sql: String) throws(ReportDefinitionError) -> ReportDefinition {
+        guard let title else { throw .missingHeaderKey(report: report, key: "title") }
+        guard let description else { throw .missingHeaderKey(report: report, key: "description") }
+        guard let isSensitive else { throw .missingHeaderKey(report: report, key: "sensitive") }
+        return ReportDefinition(
+            name: report,
+            title: title,
+            description: description,
+            parameters: parameters,
+            chart: chart,
+            isSensitive: isSensitive,
+            sql: sql
+        )
+    }
+}

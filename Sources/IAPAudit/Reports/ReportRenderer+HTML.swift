@@ -1,0 +1,162 @@
+extension ReportRenderer {
+    /// One self-contained HTML page: inline stylesheet, no scripts, no external resources.
+    ///
+    /// The page shows the title, description, parameters, generation time and row count, then the chart (if the
+    /// report has one and there are rows), then the table, capped at `htmlRowLimit` rows.
+    static func html(_ table: ReportTable, chart: ChartSpec?) -> [UInt8] {
+        var out = RenderBuffer()
+        out.reserveCapacity(estimatedSize(table, rows: htmlRowLimit) * 2)
+        out.write("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+        // Defence in depth: even a value that slipped past escaping can neither run script nor load anything.
+        out.write("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; ")
+        out.write("style-src 'unsafe-inline'; img-src data:\">\n")
+        out.write("<meta name=\"referrer\" content=\"no-referrer\">\n")
+        out.write("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+        out.write("<meta name=\"color-scheme\" content=\"light dark\">\n<title>")
+        appendHTMLEscaped(table.title, to: &out)
+        out.write("</title>\n<style>\n\(stylesheet)</style>\n</head>\n<body>\n<main>\n<header>\n<h1>")
+        appendHTMLEscaped(table.title, to: &out)
+        out.write("</h1>\n<p class=\"description\">")
+        appendHTMLEscaped(table.description, to: &out)
+        out.write("</p>\n")
+        if !table.parameters.isEmpty {
+            out.write("<p class=\"meta\">Parameters: ")
+            for (index, parameter) in table.parameters.enumerated() {
+                if index > 0 { out.write(", ") }
+                out.write("<code>")
+                appendHTMLEscaped(parameter.name, to: &out)
+                out.write("</code> = ")
+                if let value = parameter.value {
+                    out.write("<code>")
+                    appendHTMLEscaped(value, to: &out)
+                    out.write("</code>")
+                } else {
+                    out.write("<em>(none)</em>")
+                }
+            }
+            out.write("</p>\n")
+        }
+        out.write("<p class=\"meta\">Generated ")
+        appendHTMLEscaped(table.generatedAt, to: &out)
+        out.write(" · \(rowCount(table.rows.count))</p>\n</header>\n")
+
+        guard !table.rows.isEmpty, !table.columns.isEmpty else {
+            out.write("<p class=\"empty\">No rows.</p>\n</main>\n</body>\n</html>\n")
+            return out.bytes
+        }
+        if let chart { appendChart(table, spec: chart, to: &out) }
+        appendHTMLTable(table, to: &out)
+        out.write("</main>\n</body>\n</html>\n")
+        return out.bytes
+    }
+
+    private static func appendChart(_ table: ReportTable, spec: ChartSpec, to out: inout RenderBuffer) {
+        switch SVGChart.draw(table, spec: spec) {
+        case .drawn(let svg, let notes):
+            out.write("<figure class=\"chart\">\n")
+            out += svg
+            if !notes.isEmpty {
+                out.write("<figcaption>")
+                appendHTMLEscaped(notes.joined(separator: " "), to: &out)
+                out.write("</figcaption>\n")
+            }
+            out.write("</figure>\n")
+        case .omitted(let reason):
+            out.write("<p class=\"note\">No chart: ")
+            appendHTMLEscaped(reason, to: &out)
+            out.write(".</p>\n")
+        }
+    }
+
+    private static func appendHTMLTable(_ table: ReportTable, to out: inout RenderBuffer) {
+        let shown = min(table.rows.count, htmlRowLimit)
+        if shown < table.rows.count {
+            let omitted = table.rows.count - shown
+            out.write("<p class=\"note\">Showing the first \(grouped(shown)) of \(grouped(table.rows.count)) rows; ")
+            out.write("\(rowCount(omitted)) omitted. The CSV and JSON formats contain every row.</p>\n")
+        }
+        out.write("<div class=\"table-wrap\">\n<table>\n<thead>\n<tr>")
+        for column in table.columns {
+            out.write(column.kind.isNumeric ? "<th scope=\"col\" class=\"num\">" : "<th scope=\"col\">")
+            appendHTMLEscaped(column.name, to: &out)
+            out.write("</th>")
+        }
+        out.write("</tr>\n</thead>\n<tbody>\n")
+        let classes = table.columns.map { column -> String in
+            switch column.kind {
+            case .integer, .decimal: "<td class=\"num\">"
+            case .json: "<td class=\"json\">"
+            default: "<td>"
+            }
+        }
+        for row in table.rows.prefix(shown) {
+            out.write("<tr>")
+            for (index, column) in table.columns.enumerated() {
+                guard let value = cell(row, index) else {
+                    // The NULL marker comes from the stylesheet, so it is not copied with the table text.
+                    out.write("<td class=\"null\"></td>")
+                    continue
+                }
+                out.write(classes[index])
+                appendHTMLEscaped(displayText(value, kind: column.kind), to: &out)
+                out.write("</td>")
+            }
+            out.write("</tr>\n")
+        }
+        out.write("</tbody>\n</table>\n</div>\n")
+    }
+
+    /// Escapes `& < > " '` so text is safe both between tags and inside quoted attributes.
+    static func appendHTMLEscaped(_ text: String, to out: inout RenderBuffer) {
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): out.write("&amp;")
+            case UInt8(ascii: "<"): out.write("&lt;")
+            case UInt8(ascii: ">"): out.write("&gt;")
+            case UInt8(ascii: "\""): out.write("&quot;")
+            case UInt8(ascii: "'"): out.write("&#39;")
+            default: out.append(byte)
+            }
+        }
+    }
+
+    /// System fonts, zebra rows, a sticky header, right-aligned numbers, and colours that follow the dark mode setting.
+    static let stylesheet = """
+        :root { color-scheme: light dark; --bg: #ffffff; --fg: #1f2328; --muted: #59636e; --line: #d1d9e0;
+          --zebra: #f6f8fa; --head: #eaeef2; --note-bg: #fff8c5; --note-line: #d4a72c; }
+        @media (prefers-color-scheme: dark) {
+          :root { --bg: #0d1117; --fg: #e6edf3; --muted: #9198a1; --line: #3d444d;
+            --zebra: #151b23; --head: #212830; --note-bg: #272115; --note-line: #9e6a03; }
+        }
+        * { box-sizing: border-box; }
+        body { margin: 0; padding: 24px; background: var(--bg); color: var(--fg);
+          font: 14px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Helvetica Neue", Arial,
+            sans-serif; }
+        main { max-width: 1400px; margin: 0 auto; }
+        h1 { font-size: 1.6em; margin: 0 0 0.4em; }
+        .description { margin: 0 0 0.6em; max-width: 80ch; }
+        .meta { color: var(--muted); margin: 0.2em 0; }
+        code, td.json { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.92em; }
+        .note { background: var(--note-bg); border-left: 4px solid var(--note-line); padding: 0.5em 0.8em; }
+        .empty { font-style: italic; color: var(--muted); margin: 1.5em 0; }
+        figure.chart { margin: 1.5em 0; }
+        figure.chart svg { display: block; width: 100%; height: auto; }
+        figure.chart figcaption { color: var(--muted); font-size: 0.9em; }
+        .chart text { fill: currentColor; font-size: 11px; }
+        .chart .grid line { stroke: var(--line); stroke-width: 1; }
+        .chart .axis { stroke: var(--muted); stroke-width: 1; }
+        .chart .zero { stroke: var(--fg); stroke-width: 1.5; }
+        .chart .series-line { fill: none; stroke-width: 2; }
+        .table-wrap { overflow: auto; max-height: 80vh; border: 1px solid var(--line); border-radius: 6px;
+          margin: 1em 0; }
+        table { border-collapse: separate; border-spacing: 0; width: 100%; }
+        th, td { padding: 4px 10px; text-align: left; vertical-align: top; border-bottom: 1px solid var(--line);
+          white-space: pre-wrap; }
+        thead th { position: sticky; top: 0; background: var(--head); font-weight: 600; white-space: nowrap; }
+        tbody tr:nth-child(even) { background: var(--zebra); }
+        .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+        td.null::after { content: "NULL"; color: var(--muted); font-style: italic; font-size: 0.85em; }
+        @media print { .table-wrap { max-height: none; overflow: visible; } }
+
+        """
+}

@@ -1,0 +1,66 @@
+internal import Foundation
+public import Postgres
+
+/// Runs the reports built in from `reports/` and writes them in the formats users asked for.
+public struct ReportRunner {
+    private let connection: Connection
+
+    /// A runner reading through `connection`.
+    public init(connection: Connection) {
+        self.connection = connection
+    }
+
+    /// Every shipped report, by name.
+    public static func definitions() throws(IAPAuditError) -> [ReportDefinition] {
+        var definitions: [ReportDefinition] = []
+        for file in EmbeddedResources.reports {
+            let name = String(file.name.dropLast(".sql".count))
+            do {
+                definitions.append(try ReportDefinition.parse(name: name, text: file.text))
+            } catch {
+                throw IAPAuditError.internalInconsistency("built-in report \(file.name): \(error)")
+            }
+        }
+        return definitions
+    }
+
+    /// The shipped report called `name`.
+    public static func definition(named name: String) throws(IAPAuditError) -> ReportDefinition {
+        let all = try definitions()
+        guard let definition = all.first(where: { $0.name == name }) else {
+            throw IAPAuditError.usage(
+                "no report named '\(name)'; reports: \(all.map(\.name).sorted().joined(separator: ", "))")
+        }
+        return definition
+    }
+
+    /// Runs a report with `--param` values and returns its table.
+    public func run(_ definition: ReportDefinition, parameters: [String: String]) throws -> ReportTable {
+        let bound: [String?]
+        do {
+            bound = try definition.bind(parameters)
+        } catch {
+            throw IAPAuditError.usage("\(error)")
+        }
+        let result = try connection.query(definition.sql, bound, context: "report \(definition.name)")
+        let columns = (0..<result.columnCount).map {
+            ReportColumn(name: result.columnName($0), kind: ColumnKind(postgresTypeOID: result.columnTypeOID($0)))
+        }
+        return ReportTable(
+            title: definition.title, description: definition.description, columns: columns, rows: result.rows,
+            generatedAt: Date().formatted(.iso8601),
+            parameters: zip(definition.parameters, bound).map { ReportTable.Parameter(name: $0.name, value: $1) })
+    }
+
+    /// Renders `table` as `format` into `directory/NAME.ext` (written atomically); returns the path.
+    @discardableResult
+    public static func write(
+        _ table: ReportTable, of definition: ReportDefinition, as format: ReportFormat, to directory: String
+    ) throws -> String {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = (directory as NSString).appendingPathComponent("\(definition.name).\(format.fileExtension)")
+        let bytes = ReportRenderer.render(table, as: format, chart: definition.chart)
+        try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+        return path
+    }
+}

@@ -1,0 +1,46 @@
+/// The result of running a report: what it is, the values as PostgreSQL's text output, and how it was asked for.
+public struct ReportTable: Sendable, Equatable {
+    /// One parameter the report ran with, in declaration order.
+    public struct Parameter: Sendable, Hashable {
+        /// The parameter name from the report header.
+        public var name: String
+        /// The text bound to it; nil when it was bound as SQL NULL.
+        public var value: String?
+
+        /// Creates a parameter record.
+        public init(name: String, value: String?) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The report title from its header.
+    public var title: String
+    /// The report description from its header.
+    public var description: String
+    /// The result columns, in query order.
+    public var columns: [ReportColumn]
+    /// Cells in PostgreSQL text format (booleans `t`/`f`); nil is SQL NULL. Short rows read as NULL.
+    public var rows: [[String?]]
+    /// When the report was generated, already formatted for people to read.
+    public var generatedAt: String
+    /// The parameters the report ran with.
+    public var parameters: [Parameter]
+
+    /// Creates a report result.
+    public init(
+        title: String,
+        description: String,
+        columns: [ReportColumn],
+        rows: [[String?]],
+        generatedAt: String,
+        parameters: [Parameter] = []
+    ) {
+        self.title = title
+        self.description = description
+        self.columns = columns
+        self.rows = rows
+        self.generatedAt = generatedAt
+        self.parameters = parameters
+    }
+}

@@ -1,0 +1,363 @@
+/// An inline SVG bar or line chart of one result column over another, drawn for the HTML report page.
+///
+/// Categories along x are the distinct x values in row order (days, rule ids). Bars of one category stack
+/// (or sit side by side when grouped) per series; positive values grow up from the zero line, negative values down.
+/// Every bar or point carries a `<title>` tooltip with its exact value as PostgreSQL printed it.
+struct SVGChart {
+    /// Why no chart was drawn, or the SVG and anything the reader should know about it.
+    enum Outcome: Equatable {
+        case drawn(svg: [UInt8], notes: [String])
+        case omitted(reason: String)
+    }
+
+    /// The Okabe–Ito colours, distinguishable with the common colour-vision deficiencies, on light and dark pages.
+    static let palette = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442"]
+    /// The colour of the series merged into "Other" once the palette is used up.
+    static let otherColor = "#8C8C8C"
+
+    private static let width = 960.0
+    private static let plotHeight = 300.0
+    private static let characterWidth = 6.6
+
+    /// One value to draw.
+    private struct Datum {
+        var row: Int
+        var category: Int
+        var series: Int
+        var value: Double
+        var text: String
+        var seriesLabel: String?
+        /// The stacked extent of a bar, filled in while scaling.
+        var base = 0.0
+        var end = 0.0
+    }
+
+    /// Draws `spec` over `table`, or says why it cannot.
+    static func draw(_ table: ReportTable, spec: ChartSpec) -> Outcome {
+        func column(_ name: String, _ role: String) -> Result<Int, Failure> {
+            guard let index = table.columns.firstIndex(where: { $0.name == name }) else {
+                return .failure(Failure(reason: "the result has no column '\(name)' for the \(role)"))
+            }
+            return .success(index)
+        }
+        let xColumn: Int
+        let yColumn: Int
+        var seriesColumn: Int?
+        do {
+            xColumn = try column(spec.x, "x axis").get()
+            yColumn = try column(spec.y, "y axis").get()
+            if let series = spec.series { seriesColumn = try column(series, "series").get() }
+        } catch {
+            return .omitted(reason: error.reason)
+        }
+        guard table.rows.count <= ReportRenderer.chartRowLimit else {
+            return .omitted(
+                reason: "\(ReportRenderer.rowCount(table.rows.count)) are more than a chart can show "
+                    + "(at most \(ReportRenderer.grouped(ReportRenderer.chartRowLimit)))"
+            )
+        }
+
+        var categories: [String] = []
+        var categoryIndex: [String: Int] = [:]
+        var seriesNames: [String] = []
+        var seriesIndex: [String: Int] = [:]
+        var hasOther = false
+        var data: [Datum] = []
+        var skipped = 0
+        for (rowNumber, row) in table.rows.enumerated() {
+            let xText = label(ReportRenderer.cell(row, xColumn), kind: table.columns[xColumn].kind)
+            let category = categoryIndex[xText] ?? categories.count
+            if category == categories.count {
+                categoryIndex[xText] = category
+                categories.append(xText)
+            }
+            guard let yText = ReportRenderer.cell(row, yColumn), let value = Double(yText), value.isFinite else {
+                skipped += 1
+                continue
+            }
+            var series = 0
+            var seriesLabel: String?
+            if let seriesColumn {
+                let name = label(ReportRenderer.cell(row, seriesColumn), kind: table.columns[seriesColumn].kind)
+                seriesLabel = name
+                if let known = seriesIndex[name] {
+                    series = known
+                } else if seriesNames.count < palette.count {
+                    series = seriesNames.count
+                    seriesIndex[name] = series
+                    seriesNames.append(name)
+                } else {
+                    series = palette.count
+                    hasOther = true
+                }
+            }
+            data.append(
+                Datum(
+                    row: rowNumber, category: category, series: series, value: value, text: yText,
+                    seriesLabel: seriesLabel)
+            )
+        }
+        guard !data.isEmpty else { return .omitted(reason: "no row has a number in '\(spec.y)'") }
+
+        let groupCount = spec.kind == .bar && spec.layout == .grouped ? seriesNames.count + (hasOther ? 1 : 0) : 1
+        var lower = 0.0
+        var upper = 0.0
+        if spec.kind == .bar {
+            // Positive values stack upwards and negative values downwards, each from zero, per category and group.
+            var positive = [Double](repeating: 0, count: categories.count * groupCount)
+            var negative = positive
+            for index in data.indices {
+                let slot = data[index].category * groupCount + (groupCount > 1 ? data[index].series : 0)
+                let value = data[index].value
+                if value >= 0 {
+                    data[index].base = positive[slot]
+                    positive[slot] += value
+                    data[index].end = positive[slot]
+                } else {
+                    data[index].base = negative[slot]
+                    negative[slot] += value
+                    data[index].end = negative[slot]
+                }
+                upper = max(upper, data[index].end)
+                lower = min(lower, data[index].end)
+            }
+        } else {
+            for datum in data {
+                upper = max(upper, datum.value)
+                lower = min(lower, datum.value)
+            }
+        }
+        guard let axis = NiceAxis(lower: lower, upper: upper) else {
+            return .omitted(reason: "the values in '\(spec.y)' are too large to draw")
+        }
+
+        var notes: [String] = []
+        if skipped > 0 {
+            notes.append("\(ReportRenderer.rowCount(skipped)) without a number in '\(spec.y)' not drawn.")
+        }
+        if hasOther {
+            notes.append("Series after the first \(palette.count) are drawn together as 'Other'.")
+        }
+        var legend = seriesNames.enumerated().map { (name: $0.element, color: palette[$0.offset]) }
+        if hasOther { legend.append((name: "Other", color: otherColor)) }
+        if seriesColumn == nil { legend = [] }
+
+        var canvas = Canvas(axis: axis, categories: categories, legend: legend)
+        let kindName = spec.kind == .bar ? "Bar" : "Line"
+        let perSeries = spec.series.map { ", per \($0)" } ?? ""
+        canvas.begin(label: "\(kindName) chart of \(spec.y) by \(spec.x)\(perSeries)")
+        if spec.kind == .bar {
+            canvas.bars(data, groupCount: groupCount)
+        } else {
+            canvas.lines(data, seriesCount: seriesNames.count, hasOther: hasOther)
+        }
+        canvas.end()
+        return .drawn(svg: canvas.out.bytes, notes: notes)
+    }
+
+    /// A category or series name as shown: NULL spelled out, booleans as true/false.
+    private static func label(_ value: String?, kind: ColumnKind) -> String {
+        value.map { ReportRenderer.displayText($0, kind: kind) } ?? "NULL"
+    }
+
+    private struct Failure: Error {
+        var reason: String
+    }
+
+    /// The SVG under construction, with the geometry every element shares.
+    private struct Canvas {
+        var out = RenderBuffer()
+        let axis: NiceAxis
+        let categories: [String]
+        let legend: [(name: String, color: String)]
+        let left: Double
+        let top: Double
+        let plotWidth: Double
+        let band: Double
+        let height: Double
+        let legendRows: [[(x: Double, index: Int)]]
+        let labelStride: Int
+        let rotateLabels: Bool
+
+        init(axis: NiceAxis, categories: [String], legend: [(name: String, color: String)]) {
+            self.axis = axis
+            self.categories = categories
+            self.legend = legend
+            let tickWidth = axis.ticks.map { Double($0.label.count) }.max() ?? 1
+            let count = Double(max(categories.count, 1))
+
+            // Labels that fit sit level under their category; otherwise they slant and only every n-th is shown.
+            let longest = Double(min(categories.map(\.count).max() ?? 1, 16))
+            let labelWidth = longest * SVGChart.characterWidth + 8
+            var left = 14 + tickWidth * SVGChart.characterWidth
+            rotateLabels = labelWidth > (SVGChart.width - left - 16) / count
+            if rotateLabels {
+                // A slanted first label reaches left by its width times cos 40°, plus slack for wide fonts.
+                let firstBand = (SVGChart.width - left - 16) / count
+                left = max(left, longest * SVGChart.characterWidth * 0.85 - firstBand / 2 + 8)
+            }
+            self.left = left
+            plotWidth = SVGChart.width - left - 16
+            band = plotWidth / count
+            labelStride = rotateLabels ? max(1, Int((count * 14 / plotWidth).rounded(.up))) : 1
+            let bottom = rotateLabels ? 24 + longest * SVGChart.characterWidth * 0.65 : 28
+
+            // Legend items flow left to right and wrap.
+            var rows: [[(x: Double, index: Int)]] = []
+            var x = left
+            for (index, item) in legend.enumerated() {
+                let itemWidth = 28 + Double(min(item.name.count, 24)) * SVGChart.characterWidth
+                if rows.isEmpty || (x + itemWidth > SVGChart.width - 8 && x > left) {
+                    rows.append([])
+                    x = left
+                }
+                rows[rows.count - 1].append((x: x, index: index))
+                x += itemWidth
+            }
+            legendRows = rows
+            top = 14 + Double(rows.count) * 20
+            height = top + SVGChart.plotHeight + bottom
+        }
+
+        func y(_ value: Double) -> Double {
+            top + (axis.maximum - value) / (axis.maximum - axis.minimum) * SVGChart.plotHeight
+        }
+
+        func color(_ series: Int) -> String {
+            series < SVGChart.palette.count ? SVGChart.palette[series] : SVGChart.otherColor
+        }
+
+        mutating func begin(label: String) {
+            out.write("<svg viewBox=\"0 0 \(n(SVGChart.width)) \(n(height))\"")
+            out.write(" role=\"img\" aria-label=\"")
+            ReportRenderer.appendHTMLEscaped(label, to: &out)
+            out.write("\">\n<title>")
+            ReportRenderer.appendHTMLEscaped(label, to: &out)
+            out.write("</title>\n<g class=\"grid\">\n")
+            let right = n(left + plotWidth)
+            for tick in axis.ticks {
+                let tickY = n(y(tick.value))
+                out.write("<line x1=\"\(n(left))\" x2=\"\(right)\" y1=\"\(tickY)\" y2=\"\(tickY)\"/>")
+                out.write("<text class=\"tick-y\" x=\"\(n(left - 6))\" y=\"\(n(y(tick.value) + 4))\"")
+                out.write(" text-anchor=\"end\">\(tick.label)</text>\n")
+            }
+            out.write("</g>\n<g class=\"x-labels\">\n")
+            let labelY = top + SVGChart.plotHeight + 16
+            for (index, category) in categories.enumerated() where index % labelStride == 0 {
+                let x = n(left + (Double(index) + 0.5) * band)
+                if rotateLabels {
+                    out.write("<text class=\"tick-x\" x=\"\(x)\" y=\"\(n(labelY))\" text-anchor=\"end\"")
+                    out.write(" transform=\"rotate(-40 \(x) \(n(labelY)))\">")
+                } else {
+                    out.write("<text class=\"tick-x\" x=\"\(x)\" y=\"\(n(labelY))\" text-anchor=\"middle\">")
+                }
+                appendLabel(category, limit: 16)
+                out.write("</text>\n")
+            }
+            out.write("</g>\n")
+        }
+
+        /// One `<rect class="bar">` per datum, so every row with a value is one bar.
+        mutating func bars(_ data: [Datum], groupCount: Int) {
+            let groupWidth = band * 0.8 / Double(groupCount)
+            out.write("<g class=\"bars\">\n")
+            for datum in data {
+                let group = groupCount > 1 ? datum.series : 0
+                let x = left + Double(datum.category) * band + band * 0.1 + Double(group) * groupWidth
+                let barTop = y(max(datum.base, datum.end))
+                let barHeight = y(min(datum.base, datum.end)) - barTop
+                out.write("<rect class=\"bar\" x=\"\(n(x))\" y=\"\(n(barTop))\" width=\"\(n(groupWidth))\"")
+                out.write(" height=\"\(n(barHeight))\" fill=\"\(color(datum.series))\"><title>")
+                appendTooltip(datum)
+                out.write("</title></rect>\n")
+            }
+            out.write("</g>\n")
+        }
+
+        /// A polyline per series through its points in x order, and a `<circle class="point">` per datum.
+        mutating func lines(_ data: [Datum], seriesCount: Int, hasOther: Bool) {
+            out.write("<g class=\"lines\">\n")
+            // "Other" mixes several series, so its points are not joined into one misleading line.
+            for series in 0..<max(seriesCount, 1) {
+                let points = data.filter { $0.series == series }.sorted {
+                    ($0.category, $0.row) < ($1.category, $1.row)
+                }
+                guard points.count > 1 else { continue }
+                let coordinates = points.map { "\(n(center($0))),\(n(y($0.value)))" }.joined(separator: " ")
+                out.write("<polyline class=\"series-line\" stroke=\"\(color(series))\" points=\"\(coordinates)\"/>\n")
+            }
+            let radius = data.count > 200 ? "1.5" : "3"
+            for datum in data {
+                out.write("<circle class=\"point\" cx=\"\(n(center(datum)))\" cy=\"\(n(y(datum.value)))\"")
+                out.write(" r=\"\(radius)\" fill=\"\(color(datum.series))\"><title>")
+                appendTooltip(datum)
+                out.write("</title></circle>\n")
+            }
+            out.write("</g>\n")
+        }
+
+        /// The zero line (drawn over the bars so it stays visible), the y axis, and the legend.
+        mutating func end() {
+            let zero = n(y(0))
+            out.write("<line class=\"zero\" x1=\"\(n(left))\" x2=\"\(n(left + plotWidth))\" y1=\"\(zero)\" ")
+            out.write("y2=\"\(zero)\"/>\n")
+            out.write("<line class=\"axis\" x1=\"\(n(left))\" x2=\"\(n(left))\" y1=\"\(n(top))\" ")
+            out.write("y2=\"\(n(top + SVGChart.plotHeight))\"/>\n")
+            if !legend.isEmpty {
+                out.write("<g class=\"legend\">\n")
+                for (rowNumber, row) in legendRows.enumerated() {
+                    let rowY = 8 + Double(rowNumber) * 20
+                    for item in row {
+                        out.write("<g class=\"legend-item\"><rect x=\"\(n(item.x))\" y=\"\(n(rowY))\" width=\"12\"")
+                        out.write(" height=\"12\" fill=\"\(legend[item.index].color)\"/>")
+                        out.write("<text x=\"\(n(item.x + 18))\" y=\"\(n(rowY + 10))\">")
+                        appendLabel(legend[item.index].name, limit: 24)
+                        out.write("</text></g>\n")
+                    }
+                }
+                out.write("</g>\n")
+            }
+            out.write("</svg>\n")
+        }
+
+        private func center(_ datum: Datum) -> Double {
+            left + (Double(datum.category) + 0.5) * band
+        }
+
+        private mutating func appendTooltip(_ datum: Datum) {
+            var text = categories[datum.category]
+            if let series = datum.seriesLabel { text += ", " + series }
+            ReportRenderer.appendHTMLEscaped(text + ": " + datum.text, to: &out)
+        }
+
+        /// A label cut to `limit` characters; a cut label carries the full text as a tooltip.
+        private mutating func appendLabel(_ text: String, limit: Int) {
+            guard text.count > limit else {
+                ReportRenderer.appendHTMLEscaped(text, to: &out)
+                return
+            }
+            ReportRenderer.appendHTMLEscaped(String(text.prefix(limit - 1)) + "…", to: &out)
+            out.write("<title>")
+            ReportRenderer.appendHTMLEscaped(text, to: &out)
+            out.write("</title>")
+        }
+
+        /// A coordinate with at most two decimals, without Foundation's formatters.
+        private func n(_ value: Double) -> String {
+            SVGChart.coordinate(value)
+        }
+    }
+
+    /// `value` rounded to two decimals, trailing zeros dropped: `12`, `12.5`, `-0.25`.
+    static func coordinate(_ value: Double) -> String {
+        let scaled = (value * 100).rounded()
+        guard scaled.isFinite, scaled.magnitude < 1e15 else { return "0" }
+        let hundredths = Int64(scaled)
+        let sign = hundredths < 0 ? "-" : ""
+        let whole = hundredths.magnitude / 100
+        let fraction = hundredths.magnitude % 100
+        if fraction == 0 { return "\(sign)\(whole)" }
+        if fraction % 10 == 0 { return "\(sign)\(whole).\(fraction / 10)" }
+        return "\(sign)\(whole).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+}

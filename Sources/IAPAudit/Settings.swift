@@ -1,0 +1,37 @@
+public import AppStoreFormats
+internal import Foundation
+
+/// Settings every command shares, resolved from flags and the environment by the executable.
+public struct Settings: Sendable {
+    /// Where the database is.
+    public var database: DatabaseLocation
+    /// The process environment (libpq and the embedded server read it too).
+    public var environment: [String: String]
+    /// Turns usernames into stored keys (with the pepper, if one is configured).
+    public var hasher: AccountKeyHasher
+    /// Any quarantined record makes the command fail (exit 65).
+    public var isStrict = false
+
+    /// Settings from explicit values.
+    public init(database: DatabaseLocation, environment: [String: String], hasher: AccountKeyHasher) {
+        self.database = database
+        self.environment = environment
+        self.hasher = hasher
+    }
+
+    /// Resolves the pepper: `IAP_AUDIT_PEPPER_FILE` (a file holding it), else `IAP_AUDIT_PEPPER`; never a flag, so
+    /// it never shows in `ps` or shell history.
+    public static func pepper(environment: [String: String]) throws(IAPAuditError) -> [UInt8]? {
+        if let path = environment["IAP_AUDIT_PEPPER_FILE"], !path.isEmpty {
+            guard var bytes = FileManager.default.contents(atPath: path).map(Array.init) else {
+                throw IAPAuditError.configuration("cannot read the pepper file named by IAP_AUDIT_PEPPER_FILE")
+            }
+            // Editors add a final newline; it is not part of the secret.
+            while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
+            guard !bytes.isEmpty else { throw IAPAuditError.configuration("the pepper file is empty") }
+            return bytes
+        }
+        if let pepper = environment["IAP_AUDIT_PEPPER"], !pepper.isEmpty { return Array(pepper.utf8) }
+        return nil
+    }
+}
