@@ -1,0 +1,107 @@
+import ArgumentParser
+import Foundation
+import IAPAudit
+import Postgres
+
+/// `iap-audit db start|stop|status|url|psql`: the embedded database.
+struct DatabaseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "db", abstract: "Manage the embedded PostgreSQL server.",
+        subcommands: [Start.self, Stop.self, Status.self, URL.self, PSQL.self])
+
+    /// The embedded server under IAP_AUDIT_HOME.
+    static func server() throws -> EmbeddedServer {
+        let environment = ProcessInfo.processInfo.environment
+        return EmbeddedServer(
+            home: EmbeddedServer.defaultHome(environment: environment),
+            installation: try PostgresInstallation.find(environment: environment, searchRoot: "/"))
+    }
+
+    struct Start: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Start the embedded server (idempotent).")
+        func run() throws {
+            try runReportingFailure {
+                let server = try DatabaseCommand.server()
+                let endpoint = try server.start()
+                print("running: \(endpoint.connectionString(database: DatabaseLocation.embeddedDatabaseName))")
+                return 0
+            }
+        }
+    }
+
+    struct Stop: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Stop the embedded server.")
+        func run() throws {
+            try runReportingFailure {
+                try DatabaseCommand.server().stop()
+                print("stopped")
+                return 0
+            }
+        }
+    }
+
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show whether the embedded server runs (exit 0 running, 3 stopped, 4 not initialised).")
+        func run() throws {
+            try runReportingFailure {
+                let server = try DatabaseCommand.server()
+                switch server.status() {
+                case .running(let pid):
+                    print("running (pid \(pid)) in \(server.home)")
+                    return 0
+                case .stopped:
+                    print("stopped (\(server.home))")
+                    return 3
+                case .notInitialised:
+                    print("not initialised (\(server.home))")
+                    return 4
+                }
+            }
+        }
+    }
+
+    struct URL: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the embedded server's libpq connection string.")
+        @Option(help: "Database name.")
+        var database = DatabaseLocation.embeddedDatabaseName
+        func run() throws {
+            try runReportingFailure {
+                print(try DatabaseCommand.server().endpoint.connectionString(database: database))
+                return 0
+            }
+        }
+    }
+
+    struct PSQL: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "psql", abstract: "Open psql on the database iap-audit uses (embedded unless configured).")
+        @OptionGroup var global: GlobalOptions
+        @Argument(parsing: .captureForPassthrough, help: "Extra psql arguments.")
+        var arguments: [String] = []
+
+        func run() throws {
+            try runReportingFailure {
+                let (settings, logger) = try global.settings()
+                // Make sure the server runs, the database exists and the schema is current.
+                _ = try Workspace(settings: settings, logger: logger)
+                let conninfo: String
+                var psql = "psql"
+                switch settings.database {
+                case .url(let url): conninfo = url
+                case .libpqEnvironment: conninfo = ""
+                case .embedded(_, let database):
+                    let server = try DatabaseCommand.server()
+                    conninfo = server.endpoint.connectionString(database: database)
+                    psql = server.installation.executable("psql")
+                }
+                let argv = [psql] + (conninfo.isEmpty ? [] : [conninfo]) + arguments
+                // Replace this process: psql gets the terminal, signals and exit code directly.
+                let cArguments = argv.map { strdup($0) } + [nil]
+                execv(psql.hasPrefix("/") ? psql : "/usr/bin/psql", cArguments)
+                throw IAPAuditError.input("cannot start \(psql): \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+}

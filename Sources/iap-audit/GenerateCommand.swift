@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import SyntheticData
+
+/// `iap-audit generate receipts`: deterministic synthetic data for tests, benchmarks and the examples.
+struct GenerateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate", abstract: "Write deterministic synthetic data (for benchmarks and examples).",
+        subcommands: [Receipts.self])
+
+    struct Receipts: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a catalog, recorded receipts and a manifest of what was written.")
+
+        @Option(help: "Output directory.")
+        var out: String
+
+        @Option(help: "Transaction entries to aim for (0: the small example preset).")
+        var entries = 0
+
+        @Option(help: "Random seed; the same seed writes the same bytes.")
+        var seed: UInt64 = 1
+
+        @Flag(help: "Write plain .jsonl instead of .jsonl.gz.")
+        var plain = false
+
+        func run() throws {
+            var scenario = entries > 0 ? ReceiptScenario.benchmark(entries: entries) : ReceiptScenario.small
+            scenario.seed = seed
+            let manifest = try ReceiptDataGenerator(scenario: scenario).write(to: out, compress: !plain)
+            print(
+                "wrote \(manifest.files.count) files: \(manifest.records) records (\(manifest.badRecords) bad), "
+                    + "\(manifest.transactionEntries) transaction entries, \(manifest.distinctTransactions) distinct "
+                    + "transactions")
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import AppStoreFormats
+public import ArgumentParser
+import Foundation
+import IAPAudit
+public import Logging
+
+/// Options every command that touches the database takes.
+struct GlobalOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "PostgreSQL connection URL or conninfo (else DATABASE_URL, else PG* variables, else the embedded server).",
+            discussion: "Put the password in ~/.pgpass or PGPASSWORD, not here: command lines show up in ps."))
+    var databaseURL: String?
+
+    @Option(help: "Log format on stderr: plain or json (one object per line).")
+    var logFormat: LogFormat = .plain
+
+    @Option(help: "Least important log level shown: trace, debug, info, notice, warning, error.")
+    var logLevel: Logger.Level = .info
+
+    @Flag(help: "Fail with exit code 65 when any record is quarantined.")
+    var strict = false
+
+    /// Sets up logging once and builds the settings.
+    func settings(embeddedDatabase: String = DatabaseLocation.embeddedDatabaseName) throws -> (Settings, Logger) {
+        let logger = LogSetup.bootstrap(format: logFormat, level: logLevel)
+        let environment = ProcessInfo.processInfo.environment
+        var settings = Settings(
+            database: DatabaseLocation.resolve(
+                url: databaseURL, environment: environment, embeddedDatabase: embeddedDatabase),
+            environment: environment,
+            hasher: AccountKeyHasher(pepper: try Settings.pepper(environment: environment)))
+        settings.isStrict = strict
+        return (settings, logger)
+    }
+
+    func validate() throws {
+        if let databaseURL, databaseURL.contains("password=") || databaseURL.range(of: #"://[^/@]*:[^/@]*@"#,
+            options: .regularExpression) != nil
+        {
+            // Accepted, but the user should know.
+            FileHandle.standardError.write(
+                Data("warning: a password on the command line is visible to other users (ps); use ~/.pgpass\n".utf8))
+        }
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+/// Log output formats.
+enum LogFormat: String, ExpressibleByArgument, CaseIterable {
+    case plain, json
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+
+/// `iap-audit`: the App Store purchase audit pipeline.
+@main
+struct IAPAuditCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "iap-audit",
+        abstract: "Audit App Store purchases: ingest recorded receipts and Apple's reports into PostgreSQL, "
+            + "flag irregular patterns, reconcile.",
+        discussion: """
+            With no database configured (--database-url, DATABASE_URL, or libpq's PG* variables), iap-audit starts \
+            and keeps a private PostgreSQL server under $IAP_AUDIT_HOME.
+            Exit codes: 0 done, 64 usage, 65 input rejected (--strict), 66 input missing, 69 database unavailable, \
+            70 internal error, 75 another run holds the lock, 78 configuration error.
+            """,
+        version: "0.1.0",
+        subcommands: [
+            RunCommand.self, IngestCommand.self, CatalogCommand.self, ReportCommand.self, HashUsernameCommand.self,
+            DatabaseCommand.self, InitCommand.self, GenerateCommand.self,
+        ]
+    )
+}

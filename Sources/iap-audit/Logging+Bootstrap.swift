@@ -1,0 +1,83 @@
+import Foundation
+import Logging
+
+/// The executable's one logging set-up.
+enum LogSetup {
+    /// Bootstraps swift-log once, to stderr, and returns the root logger.
+    static func bootstrap(format: LogFormat, level: Logger.Level) -> Logger {
+        LoggingBootstrap.once(format: format)
+        var logger = Logger(label: "iap-audit")
+        logger.logLevel = level
+        return logger
+    }
+}
+
+/// Guards the one-time swift-log bootstrap (it may only happen once per process).
+enum LoggingBootstrap {
+    nonisolated(unsafe) private static var isDone = false
+    private static let lock = NSLock()
+
+    static func once(format: LogFormat) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !isDone else { return }
+        isDone = true
+        switch format {
+        case .plain: LoggingSystem.bootstrap { label in PlainLogHandler(label: label) }
+        case .json: LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
+        }
+    }
+}
+
+/// `2026-11-22T07:15:03Z info ingested receipts file=… records=…` on stderr.
+struct PlainLogHandler: LogHandler {
+    let label: String
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var line = "\(LogTime.now()) \(event.level) \(event.message)"
+        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+        for key in merged.keys.sorted() {
+            let value = "\(merged[key] ?? "")"
+            line += " \(key)=" + (value.contains(" ") ? "\"\(value)\"" : value)
+        }
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}
+
+/// One JSON object per line on stderr, for log shippers.
+struct JSONLogHandler: LogHandler {
+    let label: String
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var object: [String: String] = [
+            "time": LogTime.now(), "level": "\(event.level)", "message": "\(event.message)", "logger": label,
+        ]
+        for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) {
+            object[key] = "\(value)"
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(object) else { return }
+        FileHandle.standardError.write(data + Data("\n".utf8))
+    }
+}
+
+enum LogTime {
+    static func now() -> String {
+        Date().formatted(.iso8601)
+    }
+}

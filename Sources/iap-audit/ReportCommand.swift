@@ -1,0 +1,65 @@
+public import ArgumentParser
+import Foundation
+public import IAPAudit
+
+/// `iap-audit report NAME`.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Render a report from reports/ (csv, json, md, html).",
+        discussion: "With --out DIR the report is written to DIR/NAME.EXT; otherwise it goes to stdout. "
+            + "--list shows every report and its parameters.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "Report name, e.g. ingest-history, quarantine.")
+    var name: String?
+
+    @Option(help: "Output format: csv, json, md or html.")
+    var format: ReportFormat = .csv
+
+    @Option(help: "Write into this directory instead of stdout.")
+    var out: String?
+
+    @Option(name: .customLong("param"), help: "A report parameter as NAME=VALUE (repeatable).")
+    var parameters: [String] = []
+
+    @Flag(help: "List the reports and their parameters.")
+    var list = false
+
+    func validate() throws {
+        if !list && name == nil { throw ValidationError("name a report, or use --list") }
+        for parameter in parameters where !parameter.contains("=") {
+            throw ValidationError("--param takes NAME=VALUE")
+        }
+    }
+
+    func run() throws {
+        try runReportingFailure {
+            if list {
+                for definition in try ReportRunner.definitions().sorted(by: { $0.name < $1.name }) {
+                    let parameters = definition.parameters.map { "\($0.name) (\($0.kind))" }.joined(separator: ", ")
+                    print("\(definition.name): \(definition.title)" + (parameters.isEmpty ? "" : " [\(parameters)]"))
+                }
+                return 0
+            }
+            let definition = try ReportRunner.definition(named: name ?? "")
+            var values: [String: String] = [:]
+            for parameter in parameters {
+                let parts = parameter.split(separator: "=", maxSplits: 1)
+                values[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+            }
+            let (settings, logger) = try global.settings()
+            let workspace = try Workspace(settings: settings, logger: logger)
+            let table = try ReportRunner(connection: workspace.connection).run(definition, parameters: values)
+            if let out {
+                print(try ReportRunner.write(table, of: definition, as: format, to: out))
+            } else {
+                FileHandle.standardOutput.write(Data(ReportRenderer.render(table, as: format, chart: definition.chart)))
+            }
+            return 0
+        }
+    }
+}
+
+extension ReportFormat: ExpressibleByArgument {}
