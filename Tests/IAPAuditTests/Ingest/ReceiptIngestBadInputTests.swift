@@ -1,0 +1,133 @@
+import AppStoreFormats
+import Foundation
+import Gzip
+import IAPAudit
+import Postgres
+import Testing
+
+/// Every kind of bad input: quarantined with file, line and reason; the good records around it still stored.
+struct ReceiptIngestBadInputTests {
+    static let good1 = #"{"application_username": "alice@example.com", "response": {"status": 0, "receipt": {"bid": "com.example.game", "product_id": "coins", "transaction_id": "1001", "purchase_date_ms": "1393754400000"}}}"#
+    static let good2 = #"{"application_username": "bob@example.com", "response": {"status": 0, "receipt": {"bid": "com.example.game", "product_id": "coins", "transaction_id": "1002", "purchase_date_ms": "1393754500000"}}}"#
+
+    struct Quarantined: Equatable {
+        var line: Int
+        var reason: String
+    }
+
+    func quarantine(_ test: TestWorkspace) throws -> [Quarantined] {
+        try test.connection.query("SELECT line, reason_code FROM quarantine ORDER BY line, id").rows.map {
+            Quarantined(line: Int($0[0] ?? "") ?? -1, reason: $0[1] ?? "")
+        }
+    }
+
+    @Test func quarantinesBadLinesAndStoresTheGoodOnes() throws {
+        let test = try TestWorkspace()
+        let lines = [
+            Self.good1,
+            #"{"response": {"status": 0"#,  // cut short
+            "",  // blank lines are not records
+            #"{"response": {"status": 0, "receipt": {"bundle_id": "a", "in_app": "nope"}}}"#,
+            #"{"recorded_at": "2014-03-02T10:11:12Z"}"#,
+            #"{"response": {"status": 0, "receipt": {"bid": "a", "product_id": "p", "transaction_id": "9", "purchase_date": "2014-13-45 07:00:00 Etc/GMT"}}}"#,
+            Self.good2,
+        ]
+        var bytes = Array(lines.joined(separator: "\n").utf8)
+        bytes += Array("\n".utf8) + [0xFF, 0xFE, 0x7B, 0x00] + Array("\n".utf8)  // binary garbage, line 8
+        let path = try test.write("day.jsonl", bytes)
+        let summary = try test.workspace.ingestReceipts(paths: [path])
+        #expect(summary.stored == 2)
+        #expect(summary.quarantined == 5)
+        #expect(
+            try quarantine(test) == [
+                Quarantined(line: 2, reason: "invalid-json"), Quarantined(line: 4, reason: "wrong-type"),
+                Quarantined(line: 5, reason: "missing-response"), Quarantined(line: 6, reason: "invalid-date"),
+                Quarantined(line: 8, reason: "invalid-json"),
+            ])
+        #expect(try test.count("SELECT count(*) FROM purchase") == 2)
+        let path2 = try test.connection.query("SELECT DISTINCT path FROM quarantine").string(0, 0)
+        #expect(path2 == path)
+    }
+
+    @Test func storesTheRecordsBeforeATruncatedGzipAndQuarantinesTheBreak() throws {
+        let test = try TestWorkspace()
+        let plain = Array(([Self.good1, Self.good2] + Array(repeating: Self.good1, count: 200)).joined(separator: "\n").utf8)
+        let compressed = GzipWriter.compress(plain)
+        let path = try test.write("cut.jsonl.gz", Array(compressed.prefix(compressed.count * 2 / 3)))
+        let summary = try test.workspace.ingestReceipts(paths: [path])
+        #expect(summary.stored >= 2)
+        #expect(try quarantine(test).last?.reason == "truncated-gzip")
+        #expect(try test.count("SELECT count(*) FROM purchase") == 2)
+    }
+
+    @Test func quarantinesACorruptGzip() throws {
+        let test = try TestWorkspace()
+        var compressed = GzipWriter.compress(Array(([Self.good1, Self.good2]).joined(separator: "\n").utf8))
+        compressed[compressed.count - 6] ^= 0xFF  // break the CRC
+        let path = try test.write("bad.jsonl.gz", compressed)
+        let summary = try test.workspace.ingestReceipts(paths: [path])
+        #expect(summary.quarantined == 1)
+        #expect(try quarantine(test).map(\.reason) == ["corrupt-gzip"])
+    }
+
+    @Test func quarantinesAnEmptyFile() throws {
+        let test = try TestWorkspace()
+        let path = try test.write("empty.jsonl", [])
+        let summary = try test.workspace.ingestReceipts(paths: [path])
+        #expect(summary.quarantined == 1)
+        #expect(try quarantine(test) == [Quarantined(line: 0, reason: "empty-file")])
+    }
+
+    @Test func skipsAHundredMegabyteLineWithoutHoldingIt() throws {
+        let test = try TestWorkspace()
+        let huge = Array(#"{"response": {"status": 0, "x": ""#.utf8) + Array(repeating: UInt8(ascii: "a"), count: 100 << 20)
+            + Array(#""}}"#.utf8)
+        let plain = Array(Self.good1.utf8) + [0x0A] + huge + [0x0A] + Array(Self.good2.utf8)
+        let path = try test.write("huge.jsonl.gz", GzipWriter.compress(plain))
+        let summary = try test.workspace.ingestReceipts(paths: [path])
+        #expect(summary.stored == 2)
+        #expect(try quarantine(test) == [Quarantined(line: 2, reason: "record-too-long")])
+    }
+
+    @Test func readsJSONArraysAndQuarantinesTheirBrokenElements() throws {
+        let test = try TestWorkspace()
+        let document = "[\n\(Self.good1),\n{\"response\": 7},\n\(Self.good2)\n]\n"
+        let path = try test.write("batch.json", document)
+        let summary = try test.workspace.ingestReceipts(paths: [path])
+        #expect(summary.stored == 2)
+        #expect(try quarantine(test) == [Quarantined(line: 3, reason: "wrong-type")])
+    }
+
+    @Test func strictModeMarksTheRunRejected() throws {
+        let test = try TestWorkspace(strict: true)
+        let path = try test.write("one-bad.jsonl", Self.good1 + "\n{not json}\n")
+        _ = try test.workspace.ingestReceipts(paths: [path])
+        let run = try test.connection.query("SELECT outcome, exit_code FROM pipeline_run ORDER BY id DESC LIMIT 1")
+        #expect(run.string(0, 0) == "rejected")
+        #expect(run.int(0, 1) == 65)
+    }
+
+    @Test func recordsConflictingCopiesAndLaterRefunds() throws {
+        let test = try TestWorkspace()
+        let conflicting = Self.good1.replacingOccurrences(of: "\"coins\"", with: "\"gems\"")
+        let refunded = Self.good2.replacingOccurrences(
+            of: "\"purchase_date_ms\"", with: "\"cancellation_date_ms\": \"1393840800000\", \"cancellation_reason\": \"0\", \"purchase_date_ms\"")
+        try test.write("a/1.jsonl", Self.good1 + "\n" + Self.good2 + "\n")
+        try test.write("a/2.jsonl", conflicting + "\n" + refunded + "\n")
+        _ = try test.workspace.ingestReceipts(paths: [test.directory.appendingPathComponent("a").path])
+        #expect(try test.count("SELECT count(*) FROM purchase") == 2)
+        #expect(try test.count("SELECT count(*) FROM purchase WHERE product_id = 'coins'") == 2)
+        #expect(try test.count("SELECT count(*) FROM purchase_conflict WHERE product_id = 'gems'") == 1)
+        #expect(
+            try test.count("SELECT count(*) FROM purchase WHERE transaction_id = '1002' AND cancellation_date IS NOT NULL")
+                == 1)
+        #expect(try test.count("SELECT count(*) FROM receipt_purchase") == 4)
+    }
+
+    @Test func refusesAMissingPath() throws {
+        let test = try TestWorkspace()
+        #expect(throws: IAPAuditError.self) {
+            try test.workspace.ingestReceipts(paths: [test.directory.appendingPathComponent("nope").path])
+        }
+    }
+}

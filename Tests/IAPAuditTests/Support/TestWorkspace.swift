@@ -1,0 +1,76 @@
+import AppStoreFormats
+import Foundation
+import IAPAudit
+import Logging
+import Postgres
+
+/// A migrated, empty database and a scratch directory for one test.
+struct TestWorkspace {
+    let workspace: Workspace
+    let conninfo: String
+    let directory: URL
+
+    init(pepper: [UInt8]? = nil, strict: Bool = false, logger: Logger = TestPostgres.logger) throws {
+        conninfo = try TestPostgres.freshDatabase()
+        var settings = Settings(
+            database: .url(conninfo), environment: ProcessInfo.processInfo.environment,
+            hasher: AccountKeyHasher(pepper: pepper))
+        settings.isStrict = strict
+        workspace = try Workspace(settings: settings, logger: logger)
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("iap-audit-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    var connection: Connection { workspace.connection }
+
+    /// Writes a file in the scratch directory and returns its path.
+    @discardableResult
+    func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+        let url = directory.appendingPathComponent(name)
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String {
+        try write(name, Array(text.utf8))
+    }
+
+    /// One integer from a query.
+    func count(_ sql: String) throws -> Int {
+        try connection.query(sql).int(0, 0) ?? -1
+    }
+
+    /// Every row of the tables ingest writes, in a canonical order and without surrogate ids or clock times,
+    /// so two databases that hold the same data compare equal.
+    func canonicalContents() throws -> [[String?]] {
+        var rows: [[String?]] = []
+        let queries = [
+            "SELECT encode(sha256, 'hex'), size_bytes, kind, compression, records_read, records_stored, "
+                + "records_quarantined, transaction_entries FROM input_file ORDER BY sha256",
+            "SELECT encode(f.sha256, 'hex'), r.record_number, r.line, r.account_key, r.status, r.is_sandbox, "
+                + "r.bundle_id, r.transaction_entries, md5(r.raw) FROM receipt r JOIN input_file f ON f.id = r.file_id "
+                + "ORDER BY 1, 2",
+            "SELECT environment, transaction_id, original_transaction_id, product_id, quantity, purchase_date, "
+                + "cancellation_date, is_upgraded, bundle_id FROM purchase ORDER BY 1, 2",
+            "SELECT encode(f.sha256, 'hex'), r.record_number, l.source, l.ordinal, p.environment, p.transaction_id "
+                + "FROM receipt_purchase l JOIN receipt r ON r.id = l.receipt_id JOIN input_file f ON f.id = r.file_id "
+                + "JOIN purchase p ON p.id = l.purchase_id ORDER BY 1, 2, 3, 4",
+            "SELECT p.transaction_id, c.product_id, c.source, c.ordinal FROM purchase_conflict c "
+                + "JOIN purchase p ON p.id = c.purchase_id ORDER BY 1, 2, 3, 4",
+            "SELECT encode(f.sha256, 'hex'), r.record_number, n.ordinal, n.original_transaction_id, n.product_id "
+                + "FROM pending_renewal n JOIN receipt r ON r.id = n.receipt_id JOIN input_file f ON f.id = r.file_id "
+                + "ORDER BY 1, 2, 3",
+            "SELECT coalesce(encode(f.sha256, 'hex'), q.path), q.line, q.record_number, q.reason_code, q.message, "
+                + "md5(q.excerpt) FROM quarantine q LEFT JOIN input_file f ON f.id = q.file_id ORDER BY 1, 2, 4",
+        ]
+        for query in queries {
+            let result = try connection.query(query)
+            rows.append(["-- \(query.prefix(40))"])
+            rows += result.rows
+        }
+        return rows
+    }
+}
