@@ -1,5 +1,5 @@
 internal import AppStoreFormats
-public import Postgres
+internal import Postgres
 
 /// One record that could not be read, on its way into the `quarantine` table.
 struct QuarantineRecord {

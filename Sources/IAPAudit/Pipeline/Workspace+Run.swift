@@ -4,7 +4,7 @@ internal import Postgres
 
 extension Workspace {
     /// Advisory-lock key that makes `run` exclusive across processes ("IAPRUN" in ASCII).
-    static let runLockKey: Int64 = 0x4941_5052_554E
+    public static let runLockKey: Int64 = 0x4941_5052_554E
 
     /// `iap-audit run`: catalog → ingest receipts → reports, under the pipeline lock, recorded as one run.
     public func run(_ plan: RunPlan) throws -> RunSummary {
