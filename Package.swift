@@ -66,8 +66,11 @@ let package = Package(
 
         .testTarget(name: "PostgresTests", dependencies: ["Postgres"], swiftSettings: strictSettings),
         .testTarget(name: "GzipTests", dependencies: ["Gzip"], swiftSettings: strictSettings),
-        .testTarget(name: "AppStoreFormatsTests", dependencies: ["AppStoreFormats", "Gzip"], swiftSettings: strictSettings),
-        .testTarget(name: "SyntheticDataTests", dependencies: ["SyntheticData", "AppStoreFormats", "Gzip"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "AppStoreFormatsTests", dependencies: ["AppStoreFormats", "Gzip"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "SyntheticDataTests", dependencies: ["SyntheticData", "AppStoreFormats", "Gzip"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "IAPAuditTests",
             dependencies: ["IAPAudit", "Postgres", "AppStoreFormats", "SyntheticData", "Gzip"],

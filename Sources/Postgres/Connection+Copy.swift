@@ -6,7 +6,9 @@ extension Connection {
     /// `body` writes rows through a `CopyWriter`, which flushes to libpq in large chunks so memory stays bounded.
     /// If `body` throws, the COPY is aborted and the error rethrown; the enclosing transaction is then unusable.
     @discardableResult
-    public func copyIn(_ copyStatement: String, context: String? = nil, body: (inout CopyWriter) throws -> Void)
+    public func copyIn(
+        _ copyStatement: String, context: String? = nil, body: (inout CopyWriter) throws -> Void
+    )
         throws -> Int
     {
         let start = PQexec(handle, copyStatement)
@@ -26,7 +28,8 @@ extension Connection {
             throw error
         }
         guard PQputCopyEnd(handle, nil) == 1 else {
-            throw PostgresError(kind: .copy, message: Self.trimmed(String(cString: PQerrorMessage(handle))),
+            throw PostgresError(
+                kind: .copy, message: Self.trimmed(String(cString: PQerrorMessage(handle))),
                 context: context)
         }
         let result = try check(PQgetResult(handle), context: context)
@@ -203,9 +206,12 @@ public struct CopyWriter {
     private mutating func appendDecimal(_ value: Int) {
         if value < 0 { buffer.append(0x2D) }
         var magnitude = value.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var digits:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+            ) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         var count = 0
         withUnsafeMutableBytes(of: &digits) { scratch in
             repeat {

@@ -251,7 +251,9 @@ struct ReceiptSimulator {
         )
     }
 
-    private mutating func newConsumable(product: Int, at time: Int64, account: SimulatedAccount)
+    private mutating func newConsumable(
+        product: Int, at time: Int64, account: SimulatedAccount
+    )
         -> SimulatedTransaction
     {
         let id = newProductionID()

@@ -27,7 +27,8 @@ struct CatalogImportCommand: ParsableCommand {
     func run() throws {
         try runReportingFailure {
             let (settings, logger) = try global.settings()
-            let outcome = try Workspace(settings: settings, logger: logger).importCatalog(path: file, bundleID: bundleID)
+            let outcome = try Workspace(settings: settings, logger: logger).importCatalog(
+                path: file, bundleID: bundleID)
             print("catalog: \(outcome.apps) apps, \(outcome.products) products, \(outcome.retired) retired")
             return 0
         }

@@ -35,8 +35,11 @@ struct GlobalOptions: ParsableArguments {
     }
 
     func validate() throws {
-        if let databaseURL, databaseURL.contains("password=") || databaseURL.range(of: #"://[^/@]*:[^/@]*@"#,
-            options: .regularExpression) != nil
+        if let databaseURL,
+            databaseURL.contains("password=")
+                || databaseURL.range(
+                    of: #"://[^/@]*:[^/@]*@"#,
+                    options: .regularExpression) != nil
         {
             // Accepted, but the user should know.
             FileHandle.standardError.write(

@@ -8,7 +8,8 @@ struct HashUsernameCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hash-username",
         abstract: "Print the stored form of an application username (Apple's SHA-256 format, peppered if configured).",
-        discussion: "Use it to look an account up: iap-audit report account --param account=$(iap-audit hash-username NAME)"
+        discussion:
+            "Use it to look an account up: iap-audit report account --param account=$(iap-audit hash-username NAME)"
     )
 
     @Argument(help: "The application username, exactly as the app sent it (no normalisation).")

@@ -30,7 +30,11 @@ struct AccountKeyHasherTests {
     }
 
     @Test func canonicalFormRejectsAnythingButEightGroupsOfEightHexDigits() {
-        #expect(AccountKeyHasher.canonicalAppleHash("5041a3e263c6694afb3d66336c85ce5bb6be5894efcc93f44d98c7fe4a548a68") == nil)
-        #expect(AccountKeyHasher.canonicalAppleHash("5041a3e2-63c6694a-fb3d6633-6c85ce5b-b6be5894-efcc93f4-4d98c7fe-4a548a6g") == nil)
+        #expect(
+            AccountKeyHasher.canonicalAppleHash("5041a3e263c6694afb3d66336c85ce5bb6be5894efcc93f44d98c7fe4a548a68")
+                == nil)
+        #expect(
+            AccountKeyHasher.canonicalAppleHash(
+                "5041a3e2-63c6694a-fb3d6633-6c85ce5b-b6be5894-efcc93f4-4d98c7fe-4a548a6g") == nil)
     }
 }

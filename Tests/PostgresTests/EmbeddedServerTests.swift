@@ -315,7 +315,9 @@ private func waitUntil(timeout: TimeInterval = 15, _ condition: () -> Bool) thro
 }
 
 /// Runs one psql command on the server the way a user would and returns its unaligned output.
-private func psql(_ installation: PostgresInstallation, _ endpoint: EmbeddedServer.Endpoint, _ sql: String) throws
+private func psql(
+    _ installation: PostgresInstallation, _ endpoint: EmbeddedServer.Endpoint, _ sql: String
+) throws
     -> String
 {
     let process = Process()

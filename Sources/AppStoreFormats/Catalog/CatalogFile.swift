@@ -100,7 +100,9 @@ public struct CatalogFile: Sendable, Equatable {
         }
     }
 
-    private static func text(_ object: JSONObject, _ key: String, _ path: String, required: Bool = false)
+    private static func text(
+        _ object: JSONObject, _ key: String, _ path: String, required: Bool = false
+    )
         throws(CatalogError) -> String?
     {
         switch object[key] {

@@ -78,7 +78,8 @@ public final class ReceiptFileReader {
         }
         finished = true
         if !sawAnything {
-            return .unreadable(line: 0, number: nil, code: Code.emptyFile, message: "file holds no records", excerpt: [])
+            return .unreadable(
+                line: 0, number: nil, code: Code.emptyFile, message: "file holds no records", excerpt: [])
         }
         return nil
     }

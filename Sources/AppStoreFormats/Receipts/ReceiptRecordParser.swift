@@ -75,7 +75,8 @@ public struct ReceiptRecordParser: Sendable {
             guard let canonical = AccountKeyHasher.canonicalAppleHash(given) else {
                 throw ReceiptRecordError(
                     .invalidUsernameHash,
-                    "\"application_username_hash\" is not an Apple-format hash (8 groups of 8 hex digits joined by '-')")
+                    "\"application_username_hash\" is not an Apple-format hash (8 groups of 8 hex digits joined by '-')"
+                )
             }
             if let appleHash, appleHash != canonical {
                 throw ReceiptRecordError(
@@ -91,7 +92,8 @@ public struct ReceiptRecordParser: Sendable {
         receipt.storeAccount = try envelope.identifier("store_account")
         if let text = try envelope.string("recorded_at") {
             guard let instant = DateText.rfc3339(text) ?? DateText.appleDate(text) ?? DateText.milliseconds(text) else {
-                throw ReceiptRecordError(.invalidDate, "\"recorded_at\" is not an RFC 3339 date (\"\(text.prefix(80))\")")
+                throw ReceiptRecordError(
+                    .invalidDate, "\"recorded_at\" is not an RFC 3339 date (\"\(text.prefix(80))\")")
             }
             receipt.recordedAt = instant
         }
@@ -100,7 +102,9 @@ public struct ReceiptRecordParser: Sendable {
         }
     }
 
-    private func readResponse(_ response: FieldReader, shape: RecordedReceipt.Shape) throws(ReceiptRecordError)
+    private func readResponse(
+        _ response: FieldReader, shape: RecordedReceipt.Shape
+    ) throws(ReceiptRecordError)
         -> RecordedReceipt
     {
         guard let status = try response.int("status") else {
@@ -171,7 +175,9 @@ public struct ReceiptRecordParser: Sendable {
         return receipt
     }
 
-    private static func transaction(_ fields: FieldReader, source: TransactionEntry.Source, ordinal: Int)
+    private static func transaction(
+        _ fields: FieldReader, source: TransactionEntry.Source, ordinal: Int
+    )
         throws(ReceiptRecordError) -> TransactionEntry
     {
         guard let transactionID = try fields.identifier("transaction_id") else {

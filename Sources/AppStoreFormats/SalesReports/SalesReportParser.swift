@@ -225,7 +225,9 @@ public struct SalesReportParser: Sendable {
         }
     }
 
-    private mutating func reject(_ line: Int, _ code: String, _ message: String, _ column: String? = nil)
+    private mutating func reject(
+        _ line: Int, _ code: String, _ message: String, _ column: String? = nil
+    )
         -> ReportLineResult
     {
         rejectedRowCount += 1

@@ -84,7 +84,9 @@ public enum DateText {
     }
 
     /// Reads `YYYY-MM-DD?HH:MM:SS` from the first 19 bytes; nil if malformed or impossible.
-    static func civilFields(_ bytes: [UInt8], dateTimeSeparator: UInt8)
+    static func civilFields(
+        _ bytes: [UInt8], dateTimeSeparator: UInt8
+    )
         -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int)?
     {
         guard bytes.count >= 19, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),

@@ -87,13 +87,14 @@ public struct CatalogImport {
 
     /// A PostgreSQL array literal of texts, every element quoted and escaped.
     static func textArray(_ values: [String]) -> String {
-        "{" + values.map { value in
-            var escaped = "\""
-            for character in value {
-                if character == "\"" || character == "\\" { escaped.append("\\") }
-                escaped.append(character)
-            }
-            return escaped + "\""
-        }.joined(separator: ",") + "}"
+        "{"
+            + values.map { value in
+                var escaped = "\""
+                for character in value {
+                    if character == "\"" || character == "\\" { escaped.append("\\") }
+                    escaped.append(character)
+                }
+                return escaped + "\""
+            }.joined(separator: ",") + "}"
     }
 }

@@ -12,7 +12,9 @@ public enum DatabaseLocation: Sendable {
     case embedded(home: String, database: String)
 
     /// Variables that mean the user configured libpq directly.
-    static let libpqVariables = ["PGHOST", "PGHOSTADDR", "PGPORT", "PGDATABASE", "PGUSER", "PGSERVICE", "PGSERVICEFILE"]
+    static let libpqVariables = [
+        "PGHOST", "PGHOSTADDR", "PGPORT", "PGDATABASE", "PGUSER", "PGSERVICE", "PGSERVICEFILE",
+    ]
 
     /// The embedded server's default database.
     public static let embeddedDatabaseName = "iap_audit"

@@ -35,7 +35,8 @@ public struct ReceiptIngest {
         var summary = IngestSummary()
         summary.filesIgnored = inputs.ignored.count
         for path in inputs.ignored {
-            logger.info("ignored: not a receipt file (.json, .jsonl, .ndjson, optionally .gz)", metadata: ["file": "\(path)"])
+            logger.info(
+                "ignored: not a receipt file (.json, .jsonl, .ndjson, optionally .gz)", metadata: ["file": "\(path)"])
         }
         for path in inputs.files {
             summary.add(try ingest(file: path))
@@ -129,7 +130,8 @@ public struct ReceiptIngest {
 
     /// `bytea` input text (`\x…`) for a bound parameter.
     static func byteaText(_ bytes: [UInt8]) -> String {
-        "\\x" + bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
+        "\\x"
+            + bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
             .joined()
     }
 }

@@ -59,7 +59,9 @@ enum ReceiptRows {
         try rows.endRow()
     }
 
-    static func appendEntries(_ receipt: RecordedReceipt, recordNumber: Int, to rows: inout CopyWriter)
+    static func appendEntries(
+        _ receipt: RecordedReceipt, recordNumber: Int, to rows: inout CopyWriter
+    )
         throws(PostgresError)
     {
         let environment = receipt.transactionEnvironment
@@ -91,7 +93,9 @@ enum ReceiptRows {
         }
     }
 
-    static func appendRenewals(_ receipt: RecordedReceipt, recordNumber: Int, to rows: inout CopyWriter)
+    static func appendRenewals(
+        _ receipt: RecordedReceipt, recordNumber: Int, to rows: inout CopyWriter
+    )
         throws(PostgresError)
     {
         for renewal in receipt.pendingRenewals {

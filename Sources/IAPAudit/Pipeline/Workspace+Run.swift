@@ -38,7 +38,9 @@ extension Workspace {
     /// Writes the plan's reports in each of its formats; returns the paths written.
     func writeReports(_ plan: RunPlan) throws -> [String] {
         let runner = ReportRunner(connection: connection)
-        let definitions = try ReportRunner.definitions().filter { plan.reports.isEmpty || plan.reports.contains($0.name) }
+        let definitions = try ReportRunner.definitions().filter {
+            plan.reports.isEmpty || plan.reports.contains($0.name)
+        }
         var written: [String] = []
         for definition in definitions.sorted(by: { $0.name < $1.name }) {
             // Reports that need a parameter (e.g. one account) are for people asking a question, not for the batch.

@@ -20,8 +20,11 @@ public struct RunRecorder {
             """
             INSERT INTO pipeline_run (command, settings, host, pid, version) VALUES ($1, $2::jsonb, $3, $4, $5)
             RETURNING id
-            """, [command, settingsJSON, ProcessInfo.processInfo.hostName, Int(ProcessInfo.processInfo.processIdentifier),
-                version], context: "record run")
+            """,
+            [
+                command, settingsJSON, ProcessInfo.processInfo.hostName, Int(ProcessInfo.processInfo.processIdentifier),
+                version,
+            ], context: "record run")
         guard let id = result.string(0, 0).flatMap({ Int64($0) }) else {
             throw IAPAuditError.internalInconsistency("pipeline_run insert returned no id")
         }

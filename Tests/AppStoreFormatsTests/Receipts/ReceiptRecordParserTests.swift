@@ -65,10 +65,13 @@ struct ReceiptRecordParserTests {
     }
 
     @Test func quarantinesImpossibleDatesNamingTheFieldAndValue() {
-        let response = #"{"status": 0, "receipt": {"bundle_id": "a", "in_app": [{"product_id": "p", "transaction_id": "1", "purchase_date": "2014-13-45 07:00:00 Etc/GMT"}]}}"#
+        let response =
+            #"{"status": 0, "receipt": {"bundle_id": "a", "in_app": [{"product_id": "p", "transaction_id": "1", "purchase_date": "2014-13-45 07:00:00 Etc/GMT"}]}}"#
         let error = failure(envelope("", response: response))
         #expect(error?.code == .invalidDate)
-        #expect(error?.message == #""response.receipt.in_app[0].purchase_date" is not a date ("2014-13-45 07:00:00 Etc/GMT")"#)
+        #expect(
+            error?.message
+                == #""response.receipt.in_app[0].purchase_date" is not a date ("2014-13-45 07:00:00 Etc/GMT")"#)
     }
 
     @Test func quarantinesWrongTypes() {
@@ -95,7 +98,8 @@ struct ReceiptRecordParserTests {
     }
 
     @Test func readsASingleObjectLatestReceiptInfo() throws {
-        let response = #"{"status": 0, "receipt": {"bid": "a", "product_id": "p", "transaction_id": "1"}, "latest_receipt_info": {"bid": "a", "product_id": "p", "transaction_id": "2", "original_transaction_id": "1"}}"#
+        let response =
+            #"{"status": 0, "receipt": {"bid": "a", "product_id": "p", "transaction_id": "1"}, "latest_receipt_info": {"bid": "a", "product_id": "p", "transaction_id": "2", "original_transaction_id": "1"}}"#
         let receipt = try parser.parse(envelope("", response: response))
         #expect(receipt.transactions.map(\.transactionID) == ["1", "2"])
     }

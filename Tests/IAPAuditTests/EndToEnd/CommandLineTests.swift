@@ -37,7 +37,8 @@ struct CommandLineTests {
 
     @Test func aSecondRunWhileTheLockIsHeldExitsSeventyFiveNamingTheHolder() throws {
         let test = try TestWorkspace()
-        let holder = try Connection(conninfo: test.conninfo, applicationName: "holder-under-test", logger: TestPostgres.logger)
+        let holder = try Connection(
+            conninfo: test.conninfo, applicationName: "holder-under-test", logger: TestPostgres.logger)
         #expect(try holder.tryAdvisoryLock(Workspace.runLockKey))
         let result = try BinaryUnderTest.run(
             ["run", "--database-url", test.conninfo, "--out", test.directory.appendingPathComponent("out").path])
@@ -73,7 +74,8 @@ struct CommandLineTests {
         #expect(listImport.status == 0)
         #expect(listImport.stdout.contains("1 retired"))
         let out = test.directory.appendingPathComponent("export").path
-        #expect(try BinaryUnderTest.run(["catalog", "export", "--database-url", test.conninfo, "--out", out]).status == 0)
+        #expect(
+            try BinaryUnderTest.run(["catalog", "export", "--database-url", test.conninfo, "--out", out]).status == 0)
         let exported = try Data(contentsOf: URL(fileURLWithPath: out + "/com.example.game/products_v1.json"))
         #expect(try JSONDecoder().decode([String].self, from: exported) == ["com.example.game.pro"])
         #expect(try test.count("SELECT count(*) FROM product WHERE is_retired") == 1)

@@ -14,7 +14,8 @@ struct CrashSafetyTests {
         let receipts = data.appendingPathComponent("receipts").path
 
         let reference = try TestWorkspace()
-        #expect(try BinaryUnderTest.run(["ingest", "receipts", "--database-url", reference.conninfo, receipts]).status == 0)
+        #expect(
+            try BinaryUnderTest.run(["ingest", "receipts", "--database-url", reference.conninfo, receipts]).status == 0)
 
         let crashed = try TestWorkspace()
         var generator = SeededGenerator(seed: 42)
@@ -31,7 +32,8 @@ struct CrashSafetyTests {
         }
         // The test means something only if the kills landed while the ingest was still working.
         #expect(interrupted > 0)
-        #expect(try BinaryUnderTest.run(["ingest", "receipts", "--database-url", crashed.conninfo, receipts]).status == 0)
+        #expect(
+            try BinaryUnderTest.run(["ingest", "receipts", "--database-url", crashed.conninfo, receipts]).status == 0)
         let expected = try reference.canonicalContents()
         let actual = try crashed.canonicalContents()
         #expect(expected.count == actual.count)

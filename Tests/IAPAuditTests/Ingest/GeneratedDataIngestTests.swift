@@ -25,7 +25,8 @@ struct GeneratedDataIngestTests {
         }
         #expect(try test.count("SELECT count(*) FROM purchase_conflict") == 0)
         #expect(
-            try test.count("SELECT count(*) FROM purchase WHERE cancellation_date IS NOT NULL AND is_upgraded IS NOT TRUE")
+            try test.count(
+                "SELECT count(*) FROM purchase WHERE cancellation_date IS NOT NULL AND is_upgraded IS NOT TRUE")
                 == manifest.distinctTransactionsWith["refunded", default: 0])
     }
 

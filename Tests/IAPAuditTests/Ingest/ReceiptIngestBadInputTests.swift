@@ -7,8 +7,10 @@ import Testing
 
 /// Every kind of bad input: quarantined with file, line and reason; the good records around it still stored.
 struct ReceiptIngestBadInputTests {
-    static let good1 = #"{"application_username": "alice@example.com", "response": {"status": 0, "receipt": {"bid": "com.example.game", "product_id": "coins", "transaction_id": "1001", "purchase_date_ms": "1393754400000"}}}"#
-    static let good2 = #"{"application_username": "bob@example.com", "response": {"status": 0, "receipt": {"bid": "com.example.game", "product_id": "coins", "transaction_id": "1002", "purchase_date_ms": "1393754500000"}}}"#
+    static let good1 =
+        #"{"application_username": "alice@example.com", "response": {"status": 0, "receipt": {"bid": "com.example.game", "product_id": "coins", "transaction_id": "1001", "purchase_date_ms": "1393754400000"}}}"#
+    static let good2 =
+        #"{"application_username": "bob@example.com", "response": {"status": 0, "receipt": {"bid": "com.example.game", "product_id": "coins", "transaction_id": "1002", "purchase_date_ms": "1393754500000"}}}"#
 
     struct Quarantined: Equatable {
         var line: Int
@@ -51,7 +53,8 @@ struct ReceiptIngestBadInputTests {
 
     @Test func storesTheRecordsBeforeATruncatedGzipAndQuarantinesTheBreak() throws {
         let test = try TestWorkspace()
-        let plain = Array(([Self.good1, Self.good2] + Array(repeating: Self.good1, count: 200)).joined(separator: "\n").utf8)
+        let plain = Array(
+            ([Self.good1, Self.good2] + Array(repeating: Self.good1, count: 200)).joined(separator: "\n").utf8)
         let compressed = GzipWriter.compress(plain)
         let path = try test.write("cut.jsonl.gz", Array(compressed.prefix(compressed.count * 2 / 3)))
         let summary = try test.workspace.ingestReceipts(paths: [path])
@@ -80,7 +83,8 @@ struct ReceiptIngestBadInputTests {
 
     @Test func skipsAHundredMegabyteLineWithoutHoldingIt() throws {
         let test = try TestWorkspace()
-        let huge = Array(#"{"response": {"status": 0, "x": ""#.utf8) + Array(repeating: UInt8(ascii: "a"), count: 100 << 20)
+        let huge =
+            Array(#"{"response": {"status": 0, "x": ""#.utf8) + Array(repeating: UInt8(ascii: "a"), count: 100 << 20)
             + Array(#""}}"#.utf8)
         let plain = Array(Self.good1.utf8) + [0x0A] + huge + [0x0A] + Array(Self.good2.utf8)
         let path = try test.write("huge.jsonl.gz", GzipWriter.compress(plain))
@@ -111,7 +115,8 @@ struct ReceiptIngestBadInputTests {
         let test = try TestWorkspace()
         let conflicting = Self.good1.replacingOccurrences(of: "\"coins\"", with: "\"gems\"")
         let refunded = Self.good2.replacingOccurrences(
-            of: "\"purchase_date_ms\"", with: "\"cancellation_date_ms\": \"1393840800000\", \"cancellation_reason\": \"0\", \"purchase_date_ms\"")
+            of: "\"purchase_date_ms\"",
+            with: "\"cancellation_date_ms\": \"1393840800000\", \"cancellation_reason\": \"0\", \"purchase_date_ms\"")
         try test.write("a/1.jsonl", Self.good1 + "\n" + Self.good2 + "\n")
         try test.write("a/2.jsonl", conflicting + "\n" + refunded + "\n")
         _ = try test.workspace.ingestReceipts(paths: [test.directory.appendingPathComponent("a").path])
@@ -119,7 +124,8 @@ struct ReceiptIngestBadInputTests {
         #expect(try test.count("SELECT count(*) FROM purchase WHERE product_id = 'coins'") == 2)
         #expect(try test.count("SELECT count(*) FROM purchase_conflict WHERE product_id = 'gems'") == 1)
         #expect(
-            try test.count("SELECT count(*) FROM purchase WHERE transaction_id = '1002' AND cancellation_date IS NOT NULL")
+            try test.count(
+                "SELECT count(*) FROM purchase WHERE transaction_id = '1002' AND cancellation_date IS NOT NULL")
                 == 1)
         #expect(try test.count("SELECT count(*) FROM receipt_purchase") == 4)
     }

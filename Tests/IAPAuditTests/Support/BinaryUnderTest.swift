@@ -27,7 +27,9 @@ struct BinaryUnderTest {
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
-        for variable in ["DATABASE_URL", "PGHOST", "PGDATABASE", "PGSERVICE", "IAP_AUDIT_PEPPER", "IAP_AUDIT_PEPPER_FILE"] {
+        for variable in [
+            "DATABASE_URL", "PGHOST", "PGDATABASE", "PGSERVICE", "IAP_AUDIT_PEPPER", "IAP_AUDIT_PEPPER_FILE",
+        ] {
             merged.removeValue(forKey: variable)
         }
         merged.merge(environment) { $1 }
