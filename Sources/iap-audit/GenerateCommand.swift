@@ -18,15 +18,15 @@ struct GenerateCommand: ParsableCommand {
         @Option(help: "Transaction entries to aim for (0: the small example preset).")
         var entries = 0
 
-        @Option(help: "Random seed; the same seed writes the same bytes.")
-        var seed: UInt64 = 1
+        @Option(help: "Random seed; the same seed writes the same bytes (default: the preset's).")
+        var seed: UInt64?
 
         @Flag(help: "Write plain .jsonl instead of .jsonl.gz.")
         var plain = false
 
         func run() throws {
             var scenario = entries > 0 ? ReceiptScenario.benchmark(entries: entries) : ReceiptScenario.small
-            scenario.seed = seed
+            if let seed { scenario.seed = seed }
             let manifest = try ReceiptDataGenerator(scenario: scenario).write(to: out, compress: !plain)
             print(
                 "wrote \(manifest.files.count) files: \(manifest.records) records (\(manifest.badRecords) bad), "
