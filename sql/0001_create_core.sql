@@ -61,7 +61,9 @@ COMMENT ON TABLE quarantine IS 'Records that could not be read: file, line (0 = 
     'bounded excerpt with any application username removed.';
 
 CREATE TABLE receipt (
-    id                           bigserial PRIMARY KEY,
+    -- file_id * 2^32 + record_number: known to the loader before the row exists, so the rows that point at a receipt
+    -- are staged with its id and no per-file join is needed to find it.
+    id                           bigint PRIMARY KEY CHECK (id = file_id * 4294967296 + record_number),
     file_id                      bigint NOT NULL,
     record_number                integer NOT NULL,
     line                         integer NOT NULL,
@@ -89,11 +91,11 @@ CREATE TABLE receipt (
     original_purchase_date       timestamptz,
     notification_type            text,
     transaction_entries          integer NOT NULL,
-    raw                          text NOT NULL,
-    UNIQUE (file_id, record_number)
+    raw                          text NOT NULL
 );
 CREATE INDEX receipt_account_key_idx ON receipt (account_key) WHERE account_key IS NOT NULL;
 CREATE INDEX receipt_data_sha256_idx ON receipt (receipt_data_sha256) WHERE receipt_data_sha256 IS NOT NULL;
+ALTER TABLE receipt ALTER COLUMN raw SET COMPRESSION lz4;
 COMMENT ON COLUMN receipt.raw IS 'The record exactly as recorded, minus the raw application username.';
 COMMENT ON COLUMN receipt.account_key IS 'Apple-format SHA-256 of the application username (or its peppered HMAC).';
 

@@ -163,6 +163,15 @@ public struct CopyWriter {
         buffer.append(contentsOf: bytes)
     }
 
+    /// Appends whole rows that a detached writer rendered (e.g. on another thread); flushes when the buffer is large.
+    public mutating func append(rows other: CopyWriter) throws(PostgresError) {
+        guard other.rowCount > 0 else { return }
+        buffer.append(contentsOf: other.buffer)
+        rowCount += other.rowCount
+        fieldCount = 0
+        if connection != nil && buffer.count >= Self.flushThreshold { try flush() }
+    }
+
     /// Ends the current row; flushes to the server when the buffer is large.
     public mutating func endRow() throws(PostgresError) {
         buffer.append(0x0A)
@@ -188,14 +197,24 @@ public struct CopyWriter {
     }
 
     private mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
-        for byte in bytes {
-            switch byte {
-            case 0x5C: buffer.append(0x5C); buffer.append(0x5C)
-            case 0x09: buffer.append(0x5C); buffer.append(0x74)
-            case 0x0A: buffer.append(0x5C); buffer.append(0x6E)
-            case 0x0D: buffer.append(0x5C); buffer.append(0x72)
-            default: buffer.append(byte)
+        // Copy runs of ordinary bytes in one go; only the four special bytes are escaped one by one.
+        var runStart = 0
+        for index in 0..<bytes.count {
+            let escape: UInt8
+            switch bytes[index] {
+            case 0x5C: escape = 0x5C
+            case 0x09: escape = 0x74
+            case 0x0A: escape = 0x6E
+            case 0x0D: escape = 0x72
+            default: continue
             }
+            if index > runStart { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+            buffer.append(0x5C)
+            buffer.append(escape)
+            runStart = index + 1
+        }
+        if bytes.count > runStart {
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
         }
     }
 

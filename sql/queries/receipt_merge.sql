@@ -1,5 +1,6 @@
 -- Moves one file's staged transaction entries into purchase, receipt_purchase and purchase_conflict.
--- $1 = input_file.id. Statements end with ';' at the end of a line; each runs in the file's transaction.
+-- Statements end with ';' at the end of a line; each runs in the file's transaction. Staged rows carry their
+-- receipt's id, so no statement needs to look receipts up.
 
 -- New transactions: the first copy in file order wins.
 INSERT INTO purchase (environment, transaction_id, original_transaction_id, product_id, quantity, purchase_date,
@@ -11,24 +12,10 @@ SELECT DISTINCT ON (s.environment, s.transaction_id)
     s.original_purchase_date, s.expires_date, s.cancellation_date, s.cancellation_reason, s.web_order_line_item_id,
     s.is_trial_period, s.is_in_intro_offer_period, s.is_upgraded, s.in_app_ownership_type,
     s.subscription_group_identifier, s.promotional_offer_id, s.offer_code_ref_name, s.app_account_token, s.item_id,
-    r.bundle_id, r.app_item_id, r.id
+    s.bundle_id, s.app_item_id, s.receipt_id
 FROM stage_entry s
-JOIN receipt r ON r.file_id = $1 AND r.record_number = s.record_number
-ORDER BY s.environment, s.transaction_id, s.record_number, s.source, s.ordinal
+ORDER BY s.environment, s.transaction_id, s.receipt_id, s.source, s.ordinal
 ON CONFLICT (environment, transaction_id) DO NOTHING;
-
--- Copies that disagree with the stored transaction on what Apple never changes (compared to the second: some
--- copies carry milliseconds, others only the text date).
-INSERT INTO purchase_conflict (purchase_id, receipt_id, source, ordinal, product_id, purchase_date,
-    original_transaction_id)
-SELECT p.id, r.id, s.source, s.ordinal, s.product_id, s.purchase_date, s.original_transaction_id
-FROM stage_entry s
-JOIN receipt r ON r.file_id = $1 AND r.record_number = s.record_number
-JOIN purchase p ON p.environment = s.environment AND p.transaction_id = s.transaction_id
-WHERE p.product_id IS DISTINCT FROM s.product_id
-   OR date_trunc('second', p.purchase_date) IS DISTINCT FROM date_trunc('second', s.purchase_date)
-   OR p.original_transaction_id IS DISTINCT FROM s.original_transaction_id
-ON CONFLICT (receipt_id, source, ordinal) DO NOTHING;
 
 -- A refund or upgrade shows up in later copies of a transaction: record the first one seen.
 UPDATE purchase p
@@ -40,23 +27,38 @@ FROM (
         cancellation_reason, is_upgraded
     FROM stage_entry
     WHERE cancellation_date IS NOT NULL OR is_upgraded
-    ORDER BY environment, transaction_id, record_number, source, ordinal
+    ORDER BY environment, transaction_id, receipt_id, source, ordinal
 ) s
 WHERE p.environment = s.environment AND p.transaction_id = s.transaction_id AND p.product_id = s.product_id
   AND ((p.cancellation_date IS NULL AND s.cancellation_date IS NOT NULL)
        OR (s.is_upgraded AND p.is_upgraded IS DISTINCT FROM true));
 
-INSERT INTO receipt_purchase (receipt_id, purchase_id, source, ordinal)
-SELECT r.id, p.id, s.source, s.ordinal
-FROM stage_entry s
-JOIN receipt r ON r.file_id = $1 AND r.record_number = s.record_number
-JOIN purchase p ON p.environment = s.environment AND p.transaction_id = s.transaction_id;
+-- Link every entry to its transaction, and keep the copies that disagree with the stored transaction on what Apple
+-- never changes (compared to the second: some copies carry milliseconds, others only the text date). One join
+-- serves both.
+WITH entry AS MATERIALIZED (
+    SELECT s.receipt_id, s.source, s.ordinal, s.product_id, s.purchase_date, s.original_transaction_id,
+        p.id AS purchase_id,
+        p.product_id IS DISTINCT FROM s.product_id
+            OR date_trunc('second', p.purchase_date) IS DISTINCT FROM date_trunc('second', s.purchase_date)
+            OR p.original_transaction_id IS DISTINCT FROM s.original_transaction_id AS is_conflict
+    FROM stage_entry s
+    JOIN purchase p ON p.environment = s.environment AND p.transaction_id = s.transaction_id
+), link AS (
+    INSERT INTO receipt_purchase (receipt_id, purchase_id, source, ordinal)
+    SELECT receipt_id, purchase_id, source, ordinal FROM entry
+)
+INSERT INTO purchase_conflict (purchase_id, receipt_id, source, ordinal, product_id, purchase_date,
+    original_transaction_id)
+SELECT purchase_id, receipt_id, source, ordinal, product_id, purchase_date, original_transaction_id
+FROM entry
+WHERE is_conflict
+ON CONFLICT (receipt_id, source, ordinal) DO NOTHING;
 
 INSERT INTO pending_renewal (receipt_id, ordinal, original_transaction_id, product_id, auto_renew_product_id,
     auto_renew_status, expiration_intent, is_in_billing_retry_period, grace_period_expires_date,
     price_consent_status, offer_code_ref_name, promotional_offer_id)
-SELECT r.id, s.ordinal, s.original_transaction_id, s.product_id, s.auto_renew_product_id, s.auto_renew_status,
-    s.expiration_intent, s.is_in_billing_retry_period, s.grace_period_expires_date, s.price_consent_status,
-    s.offer_code_ref_name, s.promotional_offer_id
-FROM stage_renewal s
-JOIN receipt r ON r.file_id = $1 AND r.record_number = s.record_number;
+SELECT s.receipt_id, s.ordinal, s.original_transaction_id, s.product_id, s.auto_renew_product_id,
+    s.auto_renew_status, s.expiration_intent, s.is_in_billing_retry_period, s.grace_period_expires_date,
+    s.price_consent_status, s.offer_code_ref_name, s.promotional_offer_id
+FROM stage_renewal s;

@@ -1,6 +1,6 @@
 -- Per-file staging tables for receipt ingest; dropped when the file's transaction ends.
 CREATE TEMPORARY TABLE stage_entry (
-    record_number                 integer NOT NULL,
+    receipt_id                    bigint NOT NULL,
     source                        text NOT NULL,
     ordinal                       integer NOT NULL,
     environment                   text NOT NULL,
@@ -22,11 +22,13 @@ CREATE TEMPORARY TABLE stage_entry (
     promotional_offer_id          text,
     offer_code_ref_name           text,
     app_account_token             uuid,
-    item_id                       text
+    item_id                       text,
+    bundle_id                     text,
+    app_item_id                   text
 ) ON COMMIT DROP;
 
 CREATE TEMPORARY TABLE stage_renewal (
-    record_number              integer NOT NULL,
+    receipt_id                 bigint NOT NULL,
     ordinal                    integer NOT NULL,
     original_transaction_id    text,
     product_id                 text,

@@ -61,14 +61,17 @@ public struct AccountKeyHasher: Sendable {
     }
 
     static func format(_ digest: [UInt8]) -> String {
-        var text = ""
+        var text: [UInt8] = []
         text.reserveCapacity(71)
         for (index, byte) in digest.enumerated() {
-            if index > 0 && index % 4 == 0 { text.append("-") }
-            text += hexPair(byte)
+            if index > 0 && index % 4 == 0 { text.append(UInt8(ascii: "-")) }
+            text.append(hexDigits[Int(byte >> 4)])
+            text.append(hexDigits[Int(byte & 0x0F)])
         }
-        return text
+        return String(decoding: text, as: UTF8.self)
     }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     static func hex(_ bytes: [UInt8]) -> String {
         bytes.map(hexPair).joined()

@@ -8,6 +8,8 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
         case invalidEscape
         case invalidNumber
         case controlCharacterInString
+        /// `\u0000`: valid JSON, but PostgreSQL text cannot hold it, so it is refused at the door.
+        case nulCharacter
         case tooDeep(limit: Int)
         case trailingData
     }
@@ -30,6 +32,7 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
         case .invalidEscape: "invalid escape sequence at byte \(offset)"
         case .invalidNumber: "malformed number at byte \(offset)"
         case .controlCharacterInString: "unescaped control character in a string at byte \(offset)"
+        case .nulCharacter: "a string holds \\u0000 (a NUL character) at byte \(offset)"
         case .tooDeep(let limit): "nesting deeper than \(limit) levels at byte \(offset)"
         case .trailingData: "unexpected data after the JSON value at byte \(offset)"
         }

@@ -1,4 +1,4 @@
-/// A strict, fast JSON (RFC 8259) parser over UTF-8 bytes.
+/// A strict, fast JSON (RFC 8259) parser over UTF-8 bytes; it refuses `\\u0000`, which PostgreSQL text cannot hold.
 ///
 /// Written for receipts rather than borrowed from Foundation: it validates UTF-8, keeps numbers as text, records
 /// member positions (so a raw username can be cut out of the stored record), bounds nesting depth, and reports the
@@ -250,6 +250,7 @@ public struct JSONParser {
         } else if (0xDC00...0xDFFF).contains(scalarValue) {
             throw fail(.invalidEscape, at: escapeStart)
         }
+        guard scalarValue != 0 else { throw fail(.nulCharacter, at: escapeStart) }
         guard let scalar = Unicode.Scalar(scalarValue) else { throw fail(.invalidEscape, at: escapeStart) }
         decoded.append(contentsOf: String(Character(scalar)).utf8)
     }

@@ -25,9 +25,6 @@ struct FieldReader {
         case .array, .object:
             throw ReceiptRecordError(.wrongType, "\"\(name(key))\" should be text, found \(value.typeName)")
         }
-        if text.utf8.contains(0) {
-            throw ReceiptRecordError(.nulCharacter, "\"\(name(key))\" contains a NUL character")
-        }
         return text.isEmpty ? nil : text
     }
 
@@ -83,10 +80,11 @@ struct FieldReader {
             chosen = chosen ?? value
         }
         if let text = try string(key + "_pst") {
-            guard let value = DateText.appleDate(text) else {
+            // Converting Pacific time costs a time-zone lookup: only when it is the only form there is.
+            guard chosen == nil ? DateText.appleDate(text).map({ chosen = $0 }) != nil : DateText.isAppleDate(text)
+            else {
                 throw ReceiptRecordError(.invalidDate, "\"\(name(key + "_pst"))\" is not a date (\(quoted(text)))")
             }
-            chosen = chosen ?? value
         }
         return chosen
     }
@@ -131,14 +129,13 @@ struct FieldReader {
 }
 
 extension String {
+    /// The string without leading and trailing ASCII white space (by bytes: no Unicode tables on the hot path).
     func trimmingASCIIWhitespace() -> String {
-        var view = Substring(self)
-        while let first = view.first, first == " " || first == "\t" || first == "\n" || first == "\r" {
-            view = view.dropFirst()
-        }
-        while let last = view.last, last == " " || last == "\t" || last == "\n" || last == "\r" {
-            view = view.dropLast()
-        }
-        return view.count == count ? self : String(view)
+        let bytes = utf8
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        guard let first = bytes.first, let last = bytes.last, isSpace(first) || isSpace(last) else { return self }
+        let start = bytes.firstIndex { !isSpace($0) } ?? bytes.endIndex
+        let end = bytes.lastIndex { !isSpace($0) }.map { bytes.index(after: $0) } ?? start
+        return start < end ? String(decoding: bytes[start..<end], as: UTF8.self) : ""
     }
 }

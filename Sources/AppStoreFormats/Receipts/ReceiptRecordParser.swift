@@ -22,6 +22,10 @@ public struct ReceiptRecordParser: Sendable {
             if error.reason == .invalidUTF8 {
                 throw ReceiptRecordError(.invalidUTF8, "record is not valid UTF-8: \(error)")
             }
+            if error.reason == .nulCharacter {
+                throw ReceiptRecordError(
+                    .nulCharacter, "record holds a NUL character, which cannot be stored: \(error)")
+            }
             throw ReceiptRecordError(.invalidJSON, "record is not valid JSON: \(error)")
         }
         guard case .object(let top) = value else {

@@ -5,13 +5,52 @@ internal import Foundation
 public enum DateText {
     /// Epoch milliseconds written as decimal digits (optionally signed, surrounding spaces tolerated).
     public static func milliseconds(_ text: some StringProtocol) -> Timestamp? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty, trimmed.count <= 16, let value = Int64(trimmed) else { return nil }
-        return Timestamp(millisecondsSince1970: value)
+        var value: Int64 = 0
+        var digits = 0
+        var isNegative = false
+        var sawEnd = false
+        for byte in text.utf8 {
+            switch byte {
+            case 0x30...0x39:
+                guard !sawEnd, digits < 16 else { return nil }
+                value = value * 10 + Int64(byte - 0x30)
+                digits += 1
+            case UInt8(ascii: "-") where digits == 0 && !isNegative && !sawEnd:
+                isNegative = true
+            case UInt8(ascii: " "), UInt8(ascii: "\t"):
+                if digits > 0 { sawEnd = true }
+            default:
+                return nil
+            }
+        }
+        guard digits > 0 else { return nil }
+        return Timestamp(millisecondsSince1970: isNegative ? -value : value)
     }
 
     /// Apple's `YYYY-MM-DD HH:MM:SS <zone>` form; zone `Etc/GMT`, `GMT`, `UTC`, `Etc/UTC` or `America/Los_Angeles`.
     public static func appleDate(_ text: String) -> Timestamp? {
+        guard let (wallClock, zone) = appleWallClock(text) else { return nil }
+        switch zone {
+        case "", "Etc/GMT", "GMT", "UTC", "Etc/UTC", "Z":
+            return wallClock
+        default:
+            // Apple writes only Pacific time here; looking a zone up by name is slow, so that one is kept.
+            let timeZone = zone == "America/Los_Angeles" ? pacific : TimeZone(identifier: String(zone))
+            guard zone.contains("/"), let timeZone else { return nil }
+            return localToUTC(wallClock, in: timeZone)
+        }
+    }
+
+    private static let pacific = TimeZone(identifier: "America/Los_Angeles")
+
+    /// Whether `text` is a possible Apple date, without converting its zone (for forms that are only checked).
+    public static func isAppleDate(_ text: String) -> Bool {
+        guard let (_, zone) = appleWallClock(text) else { return false }
+        return zone.isEmpty || zone == "Z" || zone.allSatisfy { $0.isLetter || $0 == "/" || $0 == "_" || $0 == "-" }
+    }
+
+    /// The date and time fields read as if UTC, and the zone name that followed them.
+    private static func appleWallClock(_ text: String) -> (Timestamp, Substring)? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 19, let fields = civilFields(bytes, dateTimeSeparator: UInt8(ascii: " ")) else {
             return nil
@@ -21,23 +60,18 @@ public enum DateText {
         if rest.first == UInt8(ascii: ".") {
             let digits = rest.dropFirst().prefix { $0 >= 0x30 && $0 <= 0x39 }
             guard !digits.isEmpty else { return nil }
-            millisecond = Int(String(decoding: digits.prefix(3), as: UTF8.self)) ?? 0
-            for _ in digits.count..<3 { millisecond *= 10 }
+            for digit in digits.prefix(3) { millisecond = millisecond * 10 + Int(digit - 0x30) }
+            for _ in digits.prefix(3).count..<3 { millisecond *= 10 }
             rest = rest.dropFirst(1 + digits.count)
         }
-        let zone = String(decoding: rest, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        while rest.first == UInt8(ascii: " ") { rest = rest.dropFirst() }
+        while rest.last == UInt8(ascii: " ") { rest = rest.dropLast() }
         guard
-            let utcGuess = Timestamp(
+            let wallClock = Timestamp(
                 year: fields.year, month: fields.month, day: fields.day, hour: fields.hour, minute: fields.minute,
                 second: fields.second, millisecond: millisecond)
         else { return nil }
-        switch zone {
-        case "", "Etc/GMT", "GMT", "UTC", "Etc/UTC", "Z":
-            return utcGuess
-        default:
-            guard zone.contains("/"), let timeZone = TimeZone(identifier: zone) else { return nil }
-            return localToUTC(utcGuess, in: timeZone)
-        }
+        return (wallClock, Substring(String(decoding: rest, as: UTF8.self)))
     }
 
     /// RFC 3339 / ISO 8601 with a `T` or space, optional fraction, and `Z` or a numeric offset.

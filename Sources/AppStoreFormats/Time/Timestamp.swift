@@ -37,20 +37,48 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// PostgreSQL `timestamptz` input text in UTC, e.g. `2014-03-02 10:11:12.345+00`.
-    public var postgresText: String {
+    public var postgresText: String { String(decoding: postgresBytes, as: UTF8.self) }
+
+    /// `postgresText` as UTF-8 bytes, built without intermediate strings (COPY writes millions of them).
+    public var postgresBytes: [UInt8] {
         let f = utcFields
-        var text = pad(f.year, 4) + "-" + pad(f.month, 2) + "-" + pad(f.day, 2) + " "
-        text += pad(f.hour, 2) + ":" + pad(f.minute, 2) + ":" + pad(f.second, 2)
-        if f.millisecond != 0 { text += "." + pad(f.millisecond, 3) }
-        return text + "+00"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(26)
+        func append(_ value: Int, width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            var rest = value
+            if value >= divisor * 10 {
+                // Years past 9999 cannot occur (the initialiser refuses them), but never write a wrong digit.
+                bytes.append(contentsOf: Array(String(value).utf8))
+                return
+            }
+            while divisor > 0 {
+                bytes.append(UInt8(rest / divisor) + 0x30)
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        append(f.year, width: 4)
+        bytes.append(UInt8(ascii: "-"))
+        append(f.month, width: 2)
+        bytes.append(UInt8(ascii: "-"))
+        append(f.day, width: 2)
+        bytes.append(UInt8(ascii: " "))
+        append(f.hour, width: 2)
+        bytes.append(UInt8(ascii: ":"))
+        append(f.minute, width: 2)
+        bytes.append(UInt8(ascii: ":"))
+        append(f.second, width: 2)
+        if f.millisecond != 0 {
+            bytes.append(UInt8(ascii: "."))
+            append(f.millisecond, width: 3)
+        }
+        bytes.append(contentsOf: [UInt8(ascii: "+"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+        return bytes
     }
 
     public var description: String { postgresText }
-
-    private func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-    }
 }
 
 /// Proleptic Gregorian calendar arithmetic (Howard Hinnant's algorithms): no Foundation, no time zone database.

@@ -12,6 +12,13 @@ public struct Migrator {
         public let name: String
         public let text: String
         public var checksum: String { SQLResources.checksum(text) }
+
+        /// A migration from its parts (tests build altered ones).
+        public init(version: Int, name: String, text: String) {
+            self.version = version
+            self.name = name
+            self.text = text
+        }
     }
 
     /// Advisory-lock key serialising concurrent migrators ("IAPMIGR" in ASCII).

@@ -2,7 +2,7 @@ internal import AppStoreFormats
 internal import Logging
 internal import Postgres
 
-/// The rows of one receipt file on their way to the database: receipts stream, the rest is collected between COPYs.
+/// Reads and parses one receipt file into rendered rows, chunk by chunk (on the parsing thread).
 final class ReceiptBatch {
     private let reader: ReceiptFileReader
     private let parser: ReceiptRecordParser
@@ -11,9 +11,6 @@ final class ReceiptBatch {
     private let runID: Int64?
     private let logger: Logger
 
-    private(set) var entries = CopyWriter()
-    private(set) var renewals = CopyWriter()
-    private(set) var quarantine = CopyWriter()
     private(set) var counts = IngestSummary()
     /// The reader has no more records.
     private(set) var isDone = false
@@ -30,9 +27,9 @@ final class ReceiptBatch {
         self.logger = logger
     }
 
-    /// Reads records, writing receipts to `receipts`, until the collected rows reach `limit` bytes or the file ends.
-    func fill(_ receipts: inout CopyWriter, until limit: Int) throws {
-        while entries.byteCount < limit && quarantine.byteCount < limit {
+    /// Reads records into `chunk` until its receipt rows reach `limit` bytes or the file ends.
+    func fill(_ chunk: inout ParsedChunk, until limit: Int) throws {
+        while chunk.receipts.byteCount < limit {
             guard let item = reader.next() else {
                 isDone = true
                 return
@@ -47,32 +44,28 @@ final class ReceiptBatch {
                     try quarantine(
                         QuarantineRecord(
                             line: line, recordNumber: number, reasonCode: error.code.rawValue, message: error.message,
-                            excerpt: Array(bytes)))
+                            excerpt: Array(bytes)), into: &chunk.quarantine)
                     continue
                 }
-                try ReceiptRows.appendReceipt(receipt, fileID: fileID, recordNumber: number, line: line, to: &receipts)
-                try ReceiptRows.appendEntries(receipt, recordNumber: number, to: &entries)
-                try ReceiptRows.appendRenewals(receipt, recordNumber: number, to: &renewals)
+                let receiptID = ReceiptRows.receiptID(fileID: fileID, recordNumber: number)
+                try ReceiptRows.appendReceipt(
+                    receipt, fileID: fileID, recordNumber: number, line: line, to: &chunk.receipts)
+                try ReceiptRows.appendEntries(receipt, receiptID: receiptID, to: &chunk.entries)
+                try ReceiptRows.appendRenewals(receipt, receiptID: receiptID, to: &chunk.renewals)
                 counts.stored += 1
                 counts.transactionEntries += receipt.transactions.count
             case .unreadable(let line, let number, let code, let message, let excerpt):
                 if number != nil { counts.records += 1 }
                 try quarantine(
                     QuarantineRecord(
-                        line: line, recordNumber: number, reasonCode: code, message: message, excerpt: excerpt))
+                        line: line, recordNumber: number, reasonCode: code, message: message, excerpt: excerpt),
+                    into: &chunk.quarantine)
             }
         }
     }
 
-    /// Forgets the collected rows after they were loaded.
-    func resetBuffers() {
-        entries.reset()
-        renewals.reset()
-        quarantine.reset()
-    }
-
-    private func quarantine(_ record: QuarantineRecord) throws {
-        try record.append(to: &quarantine, fileID: fileID, path: path, runID: runID)
+    private func quarantine(_ record: QuarantineRecord, into rows: inout CopyWriter) throws {
+        try record.append(to: &rows, fileID: fileID, path: path, runID: runID)
         counts.quarantined += 1
         counts.quarantinedByReason[record.reasonCode, default: 0] += 1
         logger.debug(

@@ -10,6 +10,8 @@ public struct ReceiptIngest {
     public static let defaultMaxRecordLength = 16 << 20
     /// Transaction-entry bytes buffered before the receipt COPY pauses to load them (bounds memory).
     static let entryBufferLimit = 8 << 20
+    /// Receipt-row bytes per chunk handed from the parsing thread.
+    static let chunkSize = 1 << 20
 
     private let connection: Connection
     private let parser: ReceiptRecordParser
@@ -65,11 +67,9 @@ public struct ReceiptIngest {
             let fileID = try insertInputFile(path: path, digest: digest, isGzip: reader.isGzip)
             try connection.execute(script: try SQLResources.query("receipt_stage"), context: "create staging tables")
             var counts = try load(reader, fileID: fileID, path: path)
+            logger.debug("loaded rows", metadata: ["file": "\(path)", "seconds": "\(Self.seconds(since: started))"])
             for statement in try SQLResources.statements(ofQuery: "receipt_merge") {
-                // Bind $1 only where a statement uses it: PostgreSQL refuses surplus parameters.
-                let parameters: [(any PostgresParameter)?] =
-                    SQLPlaceholders(scanning: statement).numbers.isEmpty ? [] : [fileID]
-                try connection.query(statement, parameters, context: "merge \(path)")
+                try connection.query(statement, context: "merge \(path)")
             }
             try connection.query(
                 """
@@ -78,6 +78,7 @@ public struct ReceiptIngest {
                 """, [fileID, counts.records, counts.stored, counts.quarantined, counts.transactionEntries],
                 context: "record file counts")
             counts.filesIngested = 1
+            logger.debug("merged", metadata: ["file": "\(path)", "seconds": "\(Self.seconds(since: started))"])
             return counts
         }
         guard let outcome else {
@@ -87,7 +88,7 @@ public struct ReceiptIngest {
         }
         summary.add(outcome)
         summary.filesSeen = 1
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        let seconds = Self.seconds(since: started)
         logger.info(
             "ingested receipts",
             metadata: [
@@ -111,21 +112,50 @@ public struct ReceiptIngest {
         return id
     }
 
-    /// Streams the file: receipts go straight into `receipt` through COPY; entries, renewals and quarantine rows
-    /// are collected and loaded whenever the collection grows large, so memory stays bounded.
+    /// Streams the file: one thread parses and renders rows, this one loads them. Receipts go straight into
+    /// `receipt` through COPY; entries, renewals and quarantine rows are collected and loaded whenever the collection
+    /// grows large, so memory stays bounded.
     private func load(_ reader: ReceiptFileReader, fileID: Int64, path: String) throws -> IngestSummary {
         let batch = ReceiptBatch(
             reader: reader, parser: parser, fileID: fileID, path: path, runID: runID, logger: logger)
-        while !batch.isDone {
-            try connection.copyIn(ReceiptRows.receiptCopy, context: "COPY receipt from \(path)") { receipts in
-                try batch.fill(&receipts, until: Self.entryBufferLimit)
-            }
-            try connection.copyIn(ReceiptRows.entryCopy, rows: batch.entries, context: "COPY entries from \(path)")
-            try connection.copyIn(ReceiptRows.renewalCopy, rows: batch.renewals, context: "COPY renewals from \(path)")
-            try connection.copyIn(QuarantineRecord.copyStatement, rows: batch.quarantine, context: "COPY quarantine")
-            batch.resetBuffers()
+        let queue = ChunkQueue(capacity: 4)
+        let producer = ParsingThread(batch: batch, queue: queue)
+        producer.start()
+        defer {
+            // The batch and its reader belong to the parsing thread until it has stopped.
+            queue.cancel()
+            producer.waitUntilDone()
         }
+        var entries = CopyWriter()
+        var renewals = CopyWriter()
+        var quarantine = CopyWriter()
+        var isDone = false
+        while !isDone {
+            try connection.copyIn(ReceiptRows.receiptCopy, context: "COPY receipt from \(path)") { receipts in
+                while entries.byteCount < Self.entryBufferLimit && quarantine.byteCount < Self.entryBufferLimit {
+                    guard let chunk = try queue.take() else {
+                        isDone = true
+                        return
+                    }
+                    try receipts.append(rows: chunk.receipts)
+                    try entries.append(rows: chunk.entries)
+                    try renewals.append(rows: chunk.renewals)
+                    try quarantine.append(rows: chunk.quarantine)
+                }
+            }
+            try connection.copyIn(ReceiptRows.entryCopy, rows: entries, context: "COPY entries from \(path)")
+            try connection.copyIn(ReceiptRows.renewalCopy, rows: renewals, context: "COPY renewals from \(path)")
+            try connection.copyIn(QuarantineRecord.copyStatement, rows: quarantine, context: "COPY quarantine")
+            entries.reset()
+            renewals.reset()
+            quarantine.reset()
+        }
+        producer.waitUntilDone()
         return batch.counts
+    }
+
+    static func seconds(since start: DispatchTime) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }
 
     /// `bytea` input text (`\x…`) for a bound parameter.

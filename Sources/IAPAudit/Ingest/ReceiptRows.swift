@@ -4,7 +4,7 @@ internal import Postgres
 /// Renders parsed receipts into COPY rows for `receipt`, `stage_entry` and `stage_renewal`.
 enum ReceiptRows {
     static let receiptCopy = """
-        COPY receipt (file_id, record_number, line, shape, style, recorded_at, account_key, app_account_token, \
+        COPY receipt (id, file_id, record_number, line, shape, style, recorded_at, account_key, app_account_token, \
         store_account, receipt_data_sha256, status, environment, is_sandbox, is_retryable, receipt_type, bundle_id, \
         app_item_id, adam_id, download_id, application_version, original_application_version, \
         version_external_identifier, receipt_creation_date, request_date, original_purchase_date, notification_type, \
@@ -12,15 +12,15 @@ enum ReceiptRows {
         """
 
     static let entryCopy = """
-        COPY stage_entry (record_number, source, ordinal, environment, transaction_id, original_transaction_id, \
+        COPY stage_entry (receipt_id, source, ordinal, environment, transaction_id, original_transaction_id, \
         product_id, quantity, purchase_date, original_purchase_date, expires_date, cancellation_date, \
         cancellation_reason, web_order_line_item_id, is_trial_period, is_in_intro_offer_period, is_upgraded, \
         in_app_ownership_type, subscription_group_identifier, promotional_offer_id, offer_code_ref_name, \
-        app_account_token, item_id) FROM STDIN
+        app_account_token, item_id, bundle_id, app_item_id) FROM STDIN
         """
 
     static let renewalCopy = """
-        COPY stage_renewal (record_number, ordinal, original_transaction_id, product_id, auto_renew_product_id, \
+        COPY stage_renewal (receipt_id, ordinal, original_transaction_id, product_id, auto_renew_product_id, \
         auto_renew_status, expiration_intent, is_in_billing_retry_period, grace_period_expires_date, \
         price_consent_status, offer_code_ref_name, promotional_offer_id) FROM STDIN
         """
@@ -28,6 +28,7 @@ enum ReceiptRows {
     static func appendReceipt(
         _ receipt: RecordedReceipt, fileID: Int64, recordNumber: Int, line: Int, to rows: inout CopyWriter
     ) throws(PostgresError) {
+        rows.field(receiptID(fileID: fileID, recordNumber: recordNumber))
         rows.field(Int(fileID))
         rows.field(recordNumber)
         rows.field(line)
@@ -60,13 +61,13 @@ enum ReceiptRows {
     }
 
     static func appendEntries(
-        _ receipt: RecordedReceipt, recordNumber: Int, to rows: inout CopyWriter
+        _ receipt: RecordedReceipt, receiptID: Int, to rows: inout CopyWriter
     )
         throws(PostgresError)
     {
         let environment = receipt.transactionEnvironment
         for entry in receipt.transactions {
-            rows.field(recordNumber)
+            rows.field(receiptID)
             rows.field(entry.source.rawValue)
             rows.field(entry.ordinal)
             rows.field(environment)
@@ -89,17 +90,19 @@ enum ReceiptRows {
             rows.field(entry.offerCodeRefName)
             rows.field(entry.appAccountToken)
             rows.field(entry.itemID)
+            rows.field(receipt.bundleID)
+            rows.field(receipt.appItemID)
             try rows.endRow()
         }
     }
 
     static func appendRenewals(
-        _ receipt: RecordedReceipt, recordNumber: Int, to rows: inout CopyWriter
+        _ receipt: RecordedReceipt, receiptID: Int, to rows: inout CopyWriter
     )
         throws(PostgresError)
     {
         for renewal in receipt.pendingRenewals {
-            rows.field(recordNumber)
+            rows.field(receiptID)
             rows.field(renewal.ordinal)
             rows.field(renewal.originalTransactionID)
             rows.field(renewal.productID)
@@ -114,12 +117,17 @@ enum ReceiptRows {
             try rows.endRow()
         }
     }
+
+    /// A receipt's id: its file's id in the high 32 bits, its record number in the low (see sql/0001).
+    static func receiptID(fileID: Int64, recordNumber: Int) -> Int {
+        Int(fileID) << 32 | recordNumber
+    }
 }
 
 extension CopyWriter {
     /// A `timestamptz` field in UTC, or NULL.
     mutating func field(timestamp: Timestamp?) {
         guard let timestamp else { return field(nil as String?) }
-        field(verbatim: timestamp.postgresText.utf8)
+        field(verbatim: timestamp.postgresBytes)
     }
 }
