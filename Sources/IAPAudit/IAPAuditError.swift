@@ -18,6 +18,8 @@ public enum IAPAuditError: Error, Sendable, CustomStringConvertible {
     case input(String)
     /// The command asked for something that does not exist or cannot be (bad report name or parameter).
     case usage(String)
+    /// A signal asked the run to stop; the file in progress was finished.
+    case interrupted(signal: Int32)
     /// Something that should be impossible happened.
     case internalInconsistency(String)
 
@@ -36,6 +38,8 @@ public enum IAPAuditError: Error, Sendable, CustomStringConvertible {
         case .configuration(let message): "configuration: \(message)"
         case .input(let message): message
         case .usage(let message): message
+        case .interrupted(let signal):
+            "stopped by signal \(signal) after the file in progress; run again to finish the rest"
         case .internalInconsistency(let message): "internal error: \(message)"
         }
     }

@@ -53,7 +53,11 @@ public final class Workspace {
             return summary
         } catch {
             if connection.isOK {
-                try? recorder.finish(outcome: .failed, exitCode: 70, summary: ["error": "\(error)"])
+                if case IAPAuditError.interrupted(let signal) = error {
+                    try? recorder.finish(outcome: .interrupted, exitCode: 128 + signal, summary: ["error": "\(error)"])
+                } else {
+                    try? recorder.finish(outcome: .failed, exitCode: 70, summary: ["error": "\(error)"])
+                }
             }
             throw error
         }

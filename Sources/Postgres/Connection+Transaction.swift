@@ -1,16 +1,37 @@
 extension Connection {
     /// Runs `body` in a transaction: COMMIT when it returns, ROLLBACK when it throws.
+    ///
+    /// Nested calls become savepoints, so a unit of work that commits on its own (one input file) can also run
+    /// inside a larger transaction that is rolled back as a whole (a dry run).
     public func transaction<Result>(_ body: () throws -> Result) throws -> Result {
-        try execute(script: "BEGIN", context: "begin transaction")
+        let depth = transactionDepth
+        let savepoint = "iap_audit_\(depth)"
+        try execute(script: depth == 0 ? "BEGIN" : "SAVEPOINT \(savepoint)", context: "begin transaction")
+        transactionDepth += 1
+        defer { transactionDepth = depth }
         do {
             let result = try body()
-            try execute(script: "COMMIT", context: "commit")
+            try execute(script: depth == 0 ? "COMMIT" : "RELEASE SAVEPOINT \(savepoint)", context: "commit")
             return result
         } catch {
             // The connection may be gone; the original error is the one worth reporting.
-            try? execute(script: "ROLLBACK", context: "rollback")
+            try? execute(script: depth == 0 ? "ROLLBACK" : "ROLLBACK TO SAVEPOINT \(savepoint)", context: "rollback")
             throw error
         }
+    }
+
+    /// Runs `body` in a transaction that is always rolled back: everything is checked, nothing is kept.
+    public func rollingBack<Result>(_ body: () throws -> Result) throws -> Result {
+        guard transactionDepth == 0 else {
+            throw PostgresError(kind: .protocolViolation, message: "a dry run cannot start inside a transaction")
+        }
+        try execute(script: "BEGIN", context: "begin dry run")
+        transactionDepth = 1
+        defer {
+            transactionDepth = 0
+            try? execute(script: "ROLLBACK", context: "end dry run")
+        }
+        return try body()
     }
 
     /// Takes a session-level advisory lock without waiting; true when this session now holds it.

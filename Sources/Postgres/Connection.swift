@@ -16,6 +16,8 @@ public import Logging
 public final class Connection {
     let handle: OpaquePointer
     let logger: Logger
+    /// How many `transaction` calls are open (0: none); inner ones are savepoints.
+    var transactionDepth = 0
 
     /// Connects with libpq's own conninfo handling.
     ///

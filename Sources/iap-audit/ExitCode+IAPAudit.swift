@@ -25,6 +25,7 @@ enum ExitCodes {
             case .locked: tempFail
             case .input: noInput
             case .usage: usage
+            case .interrupted(let signal): 128 + signal
             case .internalInconsistency: software
             }
         case let error as PostgresError: error.isUnavailable ? unavailable : software

@@ -12,22 +12,30 @@ struct GlobalOptions: ParsableArguments {
             discussion: "Put the password in ~/.pgpass or PGPASSWORD, not here: command lines show up in ps."))
     var databaseURL: String?
 
-    @Option(help: "Log format on stderr: plain or json (one object per line).")
-    var logFormat: LogFormat = .plain
+    @Option(help: "Log format on stderr: plain or json (one object per line). Default: plain.")
+    var logFormat: LogFormat?
 
-    @Option(help: "Least important log level shown: trace, debug, info, notice, warning, error.")
-    var logLevel: Logger.Level = .info
+    @Option(help: "Least important log level shown: trace, debug, info, notice, warning, error. Default: info.")
+    var logLevel: Logger.Level?
 
     @Flag(help: "Fail with exit code 65 when any record is quarantined.")
     var strict = false
 
     /// Sets up logging once and builds the settings.
-    func settings(embeddedDatabase: String = DatabaseLocation.embeddedDatabaseName) throws -> (Settings, Logger) {
-        let logger = LogSetup.bootstrap(format: logFormat, level: logLevel)
-        let environment = ProcessInfo.processInfo.environment
+    func settings(
+        embeddedDatabase: String = DatabaseLocation.embeddedDatabaseName, configuration: RunConfiguration? = nil
+    ) throws -> (Settings, Logger) {
+        let logger = LogSetup.bootstrap(
+            format: logFormat ?? configuration.flatMap { LogFormat(rawValue: $0.logFormat) } ?? .plain,
+            level: logLevel ?? configuration.flatMap { Logger.Level(rawValue: $0.logLevel) } ?? .info)
+        var environment = ProcessInfo.processInfo.environment
+        if let pepperFile = configuration?.pepperFile, environment["IAP_AUDIT_PEPPER_FILE"] == nil {
+            environment["IAP_AUDIT_PEPPER_FILE"] = pepperFile
+        }
         var settings = Settings(
             database: DatabaseLocation.resolve(
-                url: databaseURL, environment: environment, embeddedDatabase: embeddedDatabase),
+                url: databaseURL ?? configuration?.databaseURL, environment: environment,
+                embeddedDatabase: embeddedDatabase),
             environment: environment,
             hasher: AccountKeyHasher(pepper: try Settings.pepper(environment: environment)))
         settings.isStrict = strict

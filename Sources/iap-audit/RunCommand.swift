@@ -9,11 +9,16 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run the pipeline: import the catalog, ingest receipts, write reports.",
         discussion: """
-            --demo uses the embedded database (database iap_audit_demo) and the shipped examples/ data, and writes \
-            its reports into ./out. A second run at the same time exits 75 at once.
+            Settings come from --config (TOML), overridden by IAP_AUDIT_* environment variables, overridden by \
+            flags. --demo uses the embedded database (database iap_audit_demo) and the shipped examples/ data, and \
+            writes its reports into ./out. A second run at the same time exits 75 at once. SIGINT/SIGTERM finish the \
+            file in progress, record the run as interrupted and exit 130/143.
             """)
 
     @OptionGroup var global: GlobalOptions
+
+    @Option(help: "A TOML configuration file (see `iap-audit config check`).")
+    var config: String?
 
     @Flag(help: "Run on the shipped example data and the embedded demo database.")
     var demo = false
@@ -24,47 +29,80 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("receipts"), help: "A receipt file or directory (repeatable).")
     var receiptPaths: [String] = []
 
-    @Option(help: "Directory the reports are written to.")
-    var out: String = "out"
+    @Option(help: "Directory the reports are written to (default: out).")
+    var out: String?
 
     @Option(name: .customLong("report"), help: "A report to write (repeatable; default: every batch report).")
     var reports: [String] = []
 
+    @Option(help: "Write run metrics in Prometheus text format to this file (atomically).")
+    var metricsFile: String?
+
+    @Flag(help: "Read and validate everything, keep nothing, write no reports.")
+    var dryRun = false
+
     func validate() throws {
-        if demo && (catalog != nil || !receiptPaths.isEmpty) {
-            throw ValidationError("--demo brings its own data; drop --catalog and --receipts")
+        if demo && (catalog != nil || !receiptPaths.isEmpty || config != nil) {
+            throw ValidationError("--demo brings its own data; drop --config, --catalog and --receipts")
         }
     }
 
     func run() throws {
-        try runReportingFailure {
-            var plan: RunPlan
-            let settings: Settings
-            let logger: Logger
-            if demo {
-                guard
-                    let examples = ExampleData.locate(
-                        executablePath: CommandLine.arguments[0],
-                        workingDirectory: FileManager.default.currentDirectoryPath)
-                else {
-                    throw IAPAuditError.input("cannot find the examples/ folder; run from the iap-audit checkout")
+        let stop = SignalHandling.installStopHandlers()
+        let started = Date()
+        var exitCode: Int32 = 0
+        var summary = RunSummary()
+        defer {
+            if let metricsFile {
+                let text = MetricsFile.text(summary: summary, exitCode: exitCode, finishedAt: Date())
+                do { try MetricsFile.write(text, to: metricsFile) } catch {
+                    FileHandle.standardError.write(Data("iap-audit: \(error)\n".utf8))
                 }
-                (settings, logger) = try global.settings(embeddedDatabase: "iap_audit_demo")
-                plan = ExampleData.plan(examples: examples, outputDirectory: out)
-            } else {
-                (settings, logger) = try global.settings()
-                plan = RunPlan(outputDirectory: out)
-                plan.catalogPath = catalog
-                plan.receiptPaths = receiptPaths
             }
-            plan.reports = reports
-            let summary = try Workspace(settings: settings, logger: logger).run(plan)
-            if let catalog = summary.catalog {
-                print("catalog: \(catalog.apps) apps, \(catalog.products) products, \(catalog.retired) retired")
+        }
+        do {
+            try runReportingFailure {
+                var configuration = try config.map { try RunConfiguration.load(path: $0) } ?? RunConfiguration()
+                configuration.applyEnvironment(ProcessInfo.processInfo.environment)
+                var plan: RunPlan
+                let settings: Settings
+                let logger: Logger
+                if demo {
+                    guard
+                        let examples = ExampleData.locate(
+                            executablePath: CommandLine.arguments[0],
+                            workingDirectory: FileManager.default.currentDirectoryPath)
+                    else {
+                        throw IAPAuditError.input("cannot find the examples/ folder; run from the iap-audit checkout")
+                    }
+                    (settings, logger) = try global.settings(embeddedDatabase: "iap_audit_demo")
+                    plan = ExampleData.plan(examples: examples, outputDirectory: out ?? "out")
+                } else {
+                    (settings, logger) = try global.settings(configuration: configuration)
+                    plan = RunPlan(outputDirectory: out ?? configuration.outputDirectory)
+                    plan.catalogPath = catalog ?? configuration.catalogPath
+                    plan.receiptPaths = receiptPaths.isEmpty ? configuration.receiptPaths : receiptPaths
+                    plan.reportFormats = configuration.reportFormats
+                }
+                plan.reports = reports.isEmpty ? configuration.reports : reports
+                plan.isDryRun = dryRun
+                summary = try Workspace(settings: settings, logger: logger).run(plan, stop: stop)
+                if let catalog = summary.catalog {
+                    print("catalog: \(catalog.apps) apps, \(catalog.products) products, \(catalog.retired) retired")
+                }
+                SummaryPrinter.print(summary.receipts)
+                print(
+                    summary.isDryRun
+                        ? "dry run: everything read and checked, nothing kept"
+                        : "reports: \(summary.reportsWritten.count) files in \(plan.outputDirectory)/")
+                logger.info(
+                    "run finished",
+                    metadata: ["seconds": "\(String(format: "%.2f", Date().timeIntervalSince(started)))"])
+                return settings.isStrict && summary.receipts.quarantined > 0 ? ExitCodes.dataError : 0
             }
-            SummaryPrinter.print(summary.receipts)
-            print("reports: \(summary.reportsWritten.count) files in \(out)/")
-            return settings.isStrict && summary.receipts.quarantined > 0 ? ExitCodes.dataError : 0
+        } catch let error as ExitCode {
+            exitCode = error.rawValue
+            throw error
         }
     }
 }

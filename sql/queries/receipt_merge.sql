@@ -62,3 +62,6 @@ SELECT s.receipt_id, s.ordinal, s.original_transaction_id, s.product_id, s.auto_
     s.auto_renew_status, s.expiration_intent, s.is_in_billing_retry_period, s.grace_period_expires_date,
     s.price_consent_status, s.offer_code_ref_name, s.promotional_offer_id
 FROM stage_renewal s;
+
+-- ON COMMIT DROP does not fire when this file's work is a savepoint inside a dry run's transaction.
+DROP TABLE stage_entry, stage_renewal;

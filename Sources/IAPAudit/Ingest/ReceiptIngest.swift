@@ -31,8 +31,8 @@ public struct ReceiptIngest {
         self.logger = logger
     }
 
-    /// Ingests every receipt file under `paths`.
-    public func ingest(paths: [String]) throws -> IngestSummary {
+    /// Ingests every receipt file under `paths`; a `stop` request is honoured between files.
+    public func ingest(paths: [String], stop: StopRequest = StopRequest()) throws -> IngestSummary {
         let inputs = try InputFiles.expand(paths) { ReceiptFileFormat(fileName: $0) != nil }
         var summary = IngestSummary()
         summary.filesIgnored = inputs.ignored.count
@@ -41,6 +41,7 @@ public struct ReceiptIngest {
                 "ignored: not a receipt file (.json, .jsonl, .ndjson, optionally .gz)", metadata: ["file": "\(path)"])
         }
         for path in inputs.files {
+            try stop.check()
             summary.add(try ingest(file: path))
         }
         return summary

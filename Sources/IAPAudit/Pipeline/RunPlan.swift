@@ -10,6 +10,8 @@ public struct RunPlan: Sendable {
     public var reports: [String] = []
     /// Formats each report is written in.
     public var reportFormats: [ReportFormat] = [.csv, .html]
+    /// Read and validate everything, keep nothing: the whole run is rolled back and no report is written.
+    public var isDryRun = false
 
     /// A plan writing reports to `outputDirectory`.
     public init(outputDirectory: String) {
@@ -24,6 +26,8 @@ public struct RunSummary: Sendable, Codable, Equatable {
     public var reportsWritten: [String] = []
     /// Seconds per stage, in order.
     public var stageSeconds: [String: Double] = [:]
+    /// Whether this was a dry run (nothing kept).
+    public var isDryRun = false
 
     /// An empty summary.
     public init() {}

@@ -7,12 +7,22 @@ extension Workspace {
     public static let runLockKey: Int64 = 0x4941_5052_554E
 
     /// `iap-audit run`: catalog → ingest receipts → reports, under the pipeline lock, recorded as one run.
-    public func run(_ plan: RunPlan) throws -> RunSummary {
+    ///
+    /// A `stop` request (SIGINT/SIGTERM) is honoured between files: the file in progress is finished, the run is
+    /// recorded as interrupted. A dry run does all of it inside one transaction that is rolled back.
+    public func run(_ plan: RunPlan, stop: StopRequest = StopRequest()) throws -> RunSummary {
         guard try connection.tryAdvisoryLock(Self.runLockKey) else {
             throw IAPAuditError.locked(holder: try connection.advisoryLockHolder(Self.runLockKey))
         }
         defer { try? connection.advisoryUnlock(Self.runLockKey) }
-        return try recordingRun(
+        guard plan.isDryRun else { return try runStages(plan, stop: stop) }
+        var summary = try connection.rollingBack { try runStages(plan, stop: stop) }
+        summary.isDryRun = true
+        return summary
+    }
+
+    private func runStages(_ plan: RunPlan, stop: StopRequest) throws -> RunSummary {
+        try recordingRun(
             "run", settings: ["output_directory": plan.outputDirectory],
             outcome: { summary in
                 settings.isStrict && summary.receipts.quarantined > 0 ? (.rejected, 65) : (.succeeded, 0)
@@ -27,10 +37,12 @@ extension Workspace {
             if !plan.receiptPaths.isEmpty {
                 summary.receipts = try timed("ingest receipts", into: &summary) {
                     try ReceiptIngest(connection: connection, hasher: settings.hasher, runID: run.id, logger: logger)
-                        .ingest(paths: plan.receiptPaths)
+                        .ingest(paths: plan.receiptPaths, stop: stop)
                 }
             }
-            summary.reportsWritten = try timed("reports", into: &summary) { try writeReports(plan) }
+            if !plan.isDryRun {
+                summary.reportsWritten = try timed("reports", into: &summary) { try writeReports(plan) }
+            }
             return summary
         }
     }

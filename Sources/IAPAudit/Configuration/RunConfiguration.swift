@@ -1,0 +1,174 @@
+internal import Foundation
+
+/// The settings of `iap-audit run`, read from a TOML file, then overridden by environment variables, then by flags.
+public struct RunConfiguration: Sendable, Equatable {
+    /// Where each setting's value came from, for `config check`.
+    public enum Source: String, Sendable {
+        case defaultValue = "default"
+        case file
+        case environment
+        case flag
+    }
+
+    /// `[database] url`.
+    public var databaseURL: String?
+    /// `[inputs] catalog`.
+    public var catalogPath: String?
+    /// `[inputs] receipts`.
+    public var receiptPaths: [String] = []
+    /// `[inputs] sales`.
+    public var salesPaths: [String] = []
+    /// `[output] directory`.
+    public var outputDirectory = "out"
+    /// `[output] reports` (empty: every batch report).
+    public var reports: [String] = []
+    /// `[output] formats`.
+    public var reportFormats: [ReportFormat] = [.csv, .html]
+    /// `[reconciliation] time_zone`.
+    public var timeZone = "America/Los_Angeles"
+    /// `[privacy] pepper_file`.
+    public var pepperFile: String?
+    /// `[logging] format` (plain or json).
+    public var logFormat = "plain"
+    /// `[logging] level`.
+    public var logLevel = "info"
+    /// Where each key's value came from.
+    public var sources: [String: Source] = [:]
+
+    /// Every key a file may set, with what it takes (for error messages).
+    static let keys: [String: String] = [
+        "database.url": "a libpq URL or conninfo (keep the password in ~/.pgpass)",
+        "inputs.catalog": "a path", "inputs.receipts": "an array of paths", "inputs.sales": "an array of paths",
+        "output.directory": "a path", "output.reports": "an array of report names",
+        "output.formats": "an array of csv, json, md, html",
+        "reconciliation.time_zone": "an IANA time zone, e.g. America/Los_Angeles",
+        "privacy.pepper_file": "a path to the file holding the pepper",
+        "logging.format": "plain or json", "logging.level": "trace, debug, info, notice, warning or error",
+    ]
+
+    /// Defaults only.
+    public init() {}
+
+    /// Reads a configuration file; unknown keys and wrong types are errors naming the key and the line.
+    public static func load(path: String) throws(IAPAuditError) -> RunConfiguration {
+        guard let data = FileManager.default.contents(atPath: path),
+            let text = String(data: data, encoding: .utf8)
+        else { throw IAPAuditError.configuration("cannot read \(path)") }
+        let document: TOMLDocument
+        do { document = try TOMLDocument.parse(text) } catch { throw IAPAuditError.configuration("\(path): \(error)") }
+        var configuration = RunConfiguration()
+        for (key, entry) in document.entries.sorted(by: { $0.value.line < $1.value.line }) {
+            guard let expected = keys[key] else {
+                throw IAPAuditError.configuration(
+                    "\(path) line \(entry.line): unknown key \(key) (known: \(keys.keys.sorted().joined(separator: ", ")))"
+                )
+            }
+            func fail() -> IAPAuditError {
+                IAPAuditError.configuration(
+                    "\(path) line \(entry.line): \(key) takes \(expected), not \(entry.value.typeName)")
+            }
+            func string() throws(IAPAuditError) -> String {
+                guard case .string(let text) = entry.value else { throw fail() }
+                return text
+            }
+            func strings() throws(IAPAuditError) -> [String] {
+                guard case .array(let values) = entry.value else { throw fail() }
+                var texts: [String] = []
+                for value in values {
+                    guard case .string(let text) = value else { throw fail() }
+                    texts.append(text)
+                }
+                return texts
+            }
+            switch key {
+            case "database.url": configuration.databaseURL = try string()
+            case "inputs.catalog": configuration.catalogPath = try string()
+            case "inputs.receipts": configuration.receiptPaths = try strings()
+            case "inputs.sales": configuration.salesPaths = try strings()
+            case "output.directory": configuration.outputDirectory = try string()
+            case "output.reports": configuration.reports = try strings()
+            case "output.formats":
+                var formats: [ReportFormat] = []
+                for name in try strings() {
+                    guard let format = ReportFormat(rawValue: name) else { throw fail() }
+                    formats.append(format)
+                }
+                configuration.reportFormats = formats
+            case "reconciliation.time_zone":
+                let zone = try string()
+                guard TimeZone(identifier: zone) != nil else {
+                    throw IAPAuditError.configuration("\(path) line \(entry.line): unknown time zone \(zone)")
+                }
+                configuration.timeZone = zone
+            case "privacy.pepper_file": configuration.pepperFile = try string()
+            case "logging.format":
+                let format = try string()
+                guard ["plain", "json"].contains(format) else { throw fail() }
+                configuration.logFormat = format
+            case "logging.level": configuration.logLevel = try string()
+            default: throw fail()
+            }
+            configuration.sources[key] = .file
+        }
+        // Relative paths in a file are relative to the file, so cron's working directory does not matter.
+        let base = (path as NSString).deletingLastPathComponent
+        configuration.resolvePaths(relativeTo: base.isEmpty ? "." : base)
+        return configuration
+    }
+
+    /// Applies `IAP_AUDIT_*` environment overrides (lists are colon-separated, like PATH).
+    public mutating func applyEnvironment(_ environment: [String: String]) {
+        func set(_ key: String, _ variable: String, _ apply: (String) -> Void) {
+            guard let value = environment[variable], !value.isEmpty else { return }
+            apply(value)
+            sources[key] = .environment
+        }
+        set("database.url", "DATABASE_URL") { databaseURL = $0 }
+        set("inputs.catalog", "IAP_AUDIT_CATALOG") { catalogPath = $0 }
+        set("inputs.receipts", "IAP_AUDIT_RECEIPTS") { receiptPaths = $0.split(separator: ":").map(String.init) }
+        set("inputs.sales", "IAP_AUDIT_SALES") { salesPaths = $0.split(separator: ":").map(String.init) }
+        set("output.directory", "IAP_AUDIT_OUTPUT_DIR") { outputDirectory = $0 }
+        set("reconciliation.time_zone", "IAP_AUDIT_TIME_ZONE") { timeZone = $0 }
+        set("privacy.pepper_file", "IAP_AUDIT_PEPPER_FILE") { pepperFile = $0 }
+    }
+
+    /// The effective settings, one `key = value  # source` line each, secrets masked.
+    public var effectiveSettings: String {
+        var lines: [String] = []
+        func line(_ key: String, _ value: String) {
+            lines.append("\(key) = \(value)  # \((sources[key] ?? .defaultValue).rawValue)")
+        }
+        func quoted(_ text: String) -> String { "\"" + text + "\"" }
+        func list(_ texts: [String]) -> String { "[" + texts.map(quoted).joined(separator: ", ") + "]" }
+        line("database.url", databaseURL.map { quoted(Self.maskingPassword($0)) } ?? "(embedded server)")
+        line("inputs.catalog", catalogPath.map(quoted) ?? "(none)")
+        line("inputs.receipts", list(receiptPaths))
+        line("inputs.sales", list(salesPaths))
+        line("output.directory", quoted(outputDirectory))
+        line("output.reports", reports.isEmpty ? "(every batch report)" : list(reports))
+        line("output.formats", list(reportFormats.map(\.rawValue)))
+        line("reconciliation.time_zone", quoted(timeZone))
+        line("privacy.pepper_file", pepperFile.map { quoted($0) + " (contents not shown)" } ?? "(none)")
+        line("logging.format", quoted(logFormat))
+        line("logging.level", quoted(logLevel))
+        return lines.joined(separator: "\n")
+    }
+
+    /// A URL or conninfo with any password replaced by `****`.
+    static func maskingPassword(_ url: String) -> String {
+        var masked = url.replacing(/(password\s*=\s*)('[^']*'|\S+)/) { "\($0.1)****" }
+        masked = masked.replacing(/(:\/\/[^:\/@]*:)[^@\/]*@/) { "\($0.1)****@" }
+        return masked
+    }
+
+    private mutating func resolvePaths(relativeTo base: String) {
+        func resolve(_ path: String) -> String {
+            path.hasPrefix("/") ? path : (base as NSString).appendingPathComponent(path)
+        }
+        catalogPath = catalogPath.map(resolve)
+        receiptPaths = receiptPaths.map(resolve)
+        salesPaths = salesPaths.map(resolve)
+        if sources["output.directory"] == .file { outputDirectory = resolve(outputDirectory) }
+        pepperFile = pepperFile.map(resolve)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import IAPAudit
+import Testing
+
+struct RunConfigurationTests {
+    func load(_ text: String) throws -> RunConfiguration {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("iap-audit.toml").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return try RunConfiguration.load(path: path)
+    }
+
+    @Test func readsEverySectionAndResolvesPathsAgainstTheFile() throws {
+        let configuration = try load(
+            """
+            # nightly batch
+            [inputs]
+            catalog = "catalog.json"
+            receipts = ["/var/spool/receipts", 'more receipts']   # two folders
+
+            [output]
+            directory = "/var/lib/iap-audit/reports"
+            formats = ["csv", "json"]
+
+            [reconciliation]
+            time_zone = "Europe/Berlin"
+            """)
+        #expect(configuration.catalogPath?.hasSuffix("/catalog.json") == true)
+        #expect(configuration.catalogPath?.hasPrefix("/") == true)
+        #expect(configuration.receiptPaths.first == "/var/spool/receipts")
+        #expect(configuration.receiptPaths.last?.hasSuffix("/more receipts") == true)
+        #expect(configuration.reportFormats == [.csv, .json])
+        #expect(configuration.timeZone == "Europe/Berlin")
+    }
+
+    @Test func unknownKeysAreErrorsNamingTheKeyAndTheLine() {
+        #expect {
+            try load("[output]\ndirectory = \"out\"\ndirectroy = \"typo\"\n")
+        } throws: { error in
+            "\(error)".contains("line 3") && "\(error)".contains("output.directroy")
+        }
+    }
+
+    @Test func wrongTypesAndBadValuesAreErrorsNamingTheLine() {
+        #expect { try load("[inputs]\nreceipts = \"/one/path\"\n") } throws: { "\($0)".contains("line 2") }
+        #expect { try load("[reconciliation]\ntime_zone = \"Mars/Olympus\"\n") } throws: { "\($0)".contains("line 2") }
+        #expect { try load("[output]\nformats = [\"pdf\"]\n") } throws: { "\($0)".contains("line 2") }
+        #expect { try load("[output\n") } throws: { "\($0)".contains("line 1") }
+        #expect { try load("[output]\ndirectory = out\n") } throws: { "\($0)".contains("quote strings") }
+    }
+
+    @Test func environmentOverridesTheFileAndEffectiveSettingsMaskPasswords() throws {
+        var configuration = try load("[database]\nurl = \"postgresql://audit:hunter2@db.example/iap\"\n")
+        configuration.applyEnvironment(["IAP_AUDIT_OUTPUT_DIR": "/srv/out", "IAP_AUDIT_RECEIPTS": "/a:/b"])
+        #expect(configuration.outputDirectory == "/srv/out")
+        #expect(configuration.receiptPaths == ["/a", "/b"])
+        let shown = configuration.effectiveSettings
+        #expect(!shown.contains("hunter2"))
+        #expect(shown.contains("postgresql://audit:****@db.example/iap"))
+        #expect(shown.contains("output.directory = \"/srv/out\"  # environment"))
+        #expect(shown.contains("database.url = \"postgresql://audit:****@db.example/iap\"  # file"))
+    }
+}
