@@ -14,6 +14,13 @@ enum ExitCodes {
     static let tempFail: Int32 = 75
     static let config: Int32 = 78
 
+    /// The one line a user reads: what failed and why, with the kind of failure first.
+    static func message(for error: any Error) -> String {
+        if let error = error as? PostgresError, error.isUnavailable { return "database unavailable: \(error)" }
+        if let error = error as? EmbeddedServerError { return "embedded database: \(error)" }
+        return "\(error)"
+    }
+
     /// The exit code for an error that ended a command.
     static func code(for error: any Error) -> Int32 {
         switch error {
@@ -45,7 +52,7 @@ func runReportingFailure(_ body: () throws -> Int32) throws {
     } catch let error as ValidationError {
         throw error
     } catch {
-        FileHandle.standardError.write(Data("iap-audit: \(error)\n".utf8))
+        FileHandle.standardError.write(Data("iap-audit: \(ExitCodes.message(for: error))\n".utf8))
         throw ExitCode(ExitCodes.code(for: error))
     }
     if code != 0 { throw ExitCode(code) }
