@@ -12,6 +12,8 @@ public final class Workspace {
     /// The settings it was opened with.
     public let settings: Settings
     let logger: Logger
+    /// Where long stages report how far they are.
+    public var onProgress: ProgressHandler?
 
     /// This build's version, recorded with every run.
     public static let version = "0.1.0"
@@ -66,8 +68,10 @@ public final class Workspace {
     /// `ingest receipts PATH…`.
     public func ingestReceipts(paths: [String]) throws -> IngestSummary {
         try recordingRun("ingest receipts", outcome: outcome(of:)) { run in
-            try ReceiptIngest(connection: connection, hasher: settings.hasher, runID: run.id, logger: logger)
-                .ingest(paths: paths)
+            var ingest = ReceiptIngest(
+                connection: connection, hasher: settings.hasher, runID: run.id, logger: logger)
+            ingest.onProgress = onProgress
+            return try ingest.ingest(paths: paths)
         }
     }
 

@@ -25,6 +25,7 @@ struct IngestReceiptsCommand: ParsableCommand {
         try runReportingFailure {
             let (settings, logger) = try global.settings()
             let workspace = try Workspace(settings: settings, logger: logger)
+            workspace.onProgress = TerminalProgress.handler(logFormat: global.logFormat ?? .plain)
             let summary = try workspace.ingestReceipts(paths: paths)
             SummaryPrinter.print(summary)
             return settings.isStrict && summary.quarantined > 0 ? ExitCodes.dataError : 0

@@ -86,7 +86,10 @@ struct RunCommand: ParsableCommand {
                 }
                 plan.reports = reports.isEmpty ? configuration.reports : reports
                 plan.isDryRun = dryRun
-                summary = try Workspace(settings: settings, logger: logger).run(plan, stop: stop)
+                let workspace = try Workspace(settings: settings, logger: logger)
+                workspace.onProgress = TerminalProgress.handler(
+                    logFormat: global.logFormat ?? LogFormat(rawValue: configuration.logFormat) ?? .plain)
+                summary = try workspace.run(plan, stop: stop)
                 if let catalog = summary.catalog {
                     print("catalog: \(catalog.apps) apps, \(catalog.products) products, \(catalog.retired) retired")
                 }

@@ -18,6 +18,8 @@ public struct ReceiptIngest {
     private let runID: Int64?
     private let maxRecordLength: Int
     private let logger: Logger
+    /// Called after each file, for a progress bar.
+    public var onProgress: ProgressHandler?
 
     /// An ingest writing through `connection`, hashing usernames with `hasher`, attributing rows to run `runID`.
     public init(
@@ -40,9 +42,13 @@ public struct ReceiptIngest {
             logger.info(
                 "ignored: not a receipt file (.json, .jsonl, .ndjson, optionally .gz)", metadata: ["file": "\(path)"])
         }
-        for path in inputs.files {
+        for (index, path) in inputs.files.enumerated() {
             try stop.check()
             summary.add(try ingest(file: path))
+            onProgress?(
+                Progress(
+                    stage: "receipts", filesDone: index + 1, filesTotal: inputs.files.count, records: summary.records,
+                    lastFile: path))
         }
         return summary
     }

@@ -36,8 +36,10 @@ extension Workspace {
             }
             if !plan.receiptPaths.isEmpty {
                 summary.receipts = try timed("ingest receipts", into: &summary) {
-                    try ReceiptIngest(connection: connection, hasher: settings.hasher, runID: run.id, logger: logger)
-                        .ingest(paths: plan.receiptPaths, stop: stop)
+                    var ingest = ReceiptIngest(
+                        connection: connection, hasher: settings.hasher, runID: run.id, logger: logger)
+                    ingest.onProgress = onProgress
+                    return try ingest.ingest(paths: plan.receiptPaths, stop: stop)
                 }
             }
             if !plan.isDryRun {
