@@ -130,14 +130,17 @@ CREATE INDEX purchase_original_transaction_idx ON purchase (original_transaction
 COMMENT ON TABLE purchase IS 'Each purchase transaction once per (environment, transaction id), as first seen; '
     'refund and upgrade marks from later copies are added, conflicting copies go to purchase_conflict.';
 
+-- Which receipt listed which transaction, and where. Keyed by (environment, transaction id) rather than
+-- purchase.id: the loader can then COPY these rows straight in, without looking purchase ids up.
 CREATE TABLE receipt_purchase (
-    receipt_id   bigint NOT NULL,
-    purchase_id  bigint NOT NULL,
-    source       text NOT NULL CHECK (source IN ('receipt', 'in_app', 'latest_receipt_info')),
-    ordinal      integer NOT NULL,
+    receipt_id      bigint NOT NULL,
+    source          text NOT NULL CHECK (source IN ('receipt', 'in_app', 'latest_receipt_info')),
+    ordinal         integer NOT NULL,
+    environment     text NOT NULL,
+    transaction_id  text NOT NULL,
     PRIMARY KEY (receipt_id, source, ordinal)
 );
-CREATE INDEX receipt_purchase_purchase_idx ON receipt_purchase (purchase_id);
+CREATE INDEX receipt_purchase_transaction_idx ON receipt_purchase (environment, transaction_id);
 
 CREATE TABLE purchase_conflict (
     id                       bigserial PRIMARY KEY,

@@ -1,6 +1,6 @@
--- Moves one file's staged transaction entries into purchase, receipt_purchase and purchase_conflict.
--- Statements end with ';' at the end of a line; each runs in the file's transaction. Staged rows carry their
--- receipt's id, so no statement needs to look receipts up.
+-- Moves one file's staged transaction copies into purchase and purchase_conflict. (Receipts, their links to
+-- transactions and pending renewals were COPYed straight into their tables.) Statements end with ';' at the end of
+-- a line; each runs in the file's transaction.
 
 -- New transactions: the first copy in file order wins.
 INSERT INTO purchase (environment, transaction_id, original_transaction_id, product_id, quantity, purchase_date,
@@ -33,35 +33,17 @@ WHERE p.environment = s.environment AND p.transaction_id = s.transaction_id AND 
   AND ((p.cancellation_date IS NULL AND s.cancellation_date IS NOT NULL)
        OR (s.is_upgraded AND p.is_upgraded IS DISTINCT FROM true));
 
--- Link every entry to its transaction, and keep the copies that disagree with the stored transaction on what Apple
--- never changes (compared to the second: some copies carry milliseconds, others only the text date). One join
--- serves both.
-WITH entry AS MATERIALIZED (
-    SELECT s.receipt_id, s.source, s.ordinal, s.product_id, s.purchase_date, s.original_transaction_id,
-        p.id AS purchase_id,
-        p.product_id IS DISTINCT FROM s.product_id
-            OR date_trunc('second', p.purchase_date) IS DISTINCT FROM date_trunc('second', s.purchase_date)
-            OR p.original_transaction_id IS DISTINCT FROM s.original_transaction_id AS is_conflict
-    FROM stage_entry s
-    JOIN purchase p ON p.environment = s.environment AND p.transaction_id = s.transaction_id
-), link AS (
-    INSERT INTO receipt_purchase (receipt_id, purchase_id, source, ordinal)
-    SELECT receipt_id, purchase_id, source, ordinal FROM entry
-)
+-- Copies that disagree with the stored transaction on what Apple never changes (compared to the second: some
+-- copies carry milliseconds, others only the text date).
 INSERT INTO purchase_conflict (purchase_id, receipt_id, source, ordinal, product_id, purchase_date,
     original_transaction_id)
-SELECT purchase_id, receipt_id, source, ordinal, product_id, purchase_date, original_transaction_id
-FROM entry
-WHERE is_conflict
+SELECT p.id, s.receipt_id, s.source, s.ordinal, s.product_id, s.purchase_date, s.original_transaction_id
+FROM stage_entry s
+JOIN purchase p ON p.environment = s.environment AND p.transaction_id = s.transaction_id
+WHERE p.product_id IS DISTINCT FROM s.product_id
+   OR date_trunc('second', p.purchase_date) IS DISTINCT FROM date_trunc('second', s.purchase_date)
+   OR p.original_transaction_id IS DISTINCT FROM s.original_transaction_id
 ON CONFLICT (receipt_id, source, ordinal) DO NOTHING;
 
-INSERT INTO pending_renewal (receipt_id, ordinal, original_transaction_id, product_id, auto_renew_product_id,
-    auto_renew_status, expiration_intent, is_in_billing_retry_period, grace_period_expires_date,
-    price_consent_status, offer_code_ref_name, promotional_offer_id)
-SELECT s.receipt_id, s.ordinal, s.original_transaction_id, s.product_id, s.auto_renew_product_id,
-    s.auto_renew_status, s.expiration_intent, s.is_in_billing_retry_period, s.grace_period_expires_date,
-    s.price_consent_status, s.offer_code_ref_name, s.promotional_offer_id
-FROM stage_renewal s;
-
 -- ON COMMIT DROP does not fire when this file's work is a savepoint inside a dry run's transaction.
-DROP TABLE stage_entry, stage_renewal;
+DROP TABLE stage_entry;

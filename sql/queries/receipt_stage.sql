@@ -1,4 +1,5 @@
--- Per-file staging tables for receipt ingest; dropped when the file's transaction ends.
+-- Per-file staging for receipt ingest: the copies of transactions the server must look at (each transaction's
+-- first copy in the file, later copies that differ or carry a refund or upgrade). Dropped with the transaction.
 CREATE TEMPORARY TABLE stage_entry (
     receipt_id                    bigint NOT NULL,
     source                        text NOT NULL,
@@ -25,19 +26,4 @@ CREATE TEMPORARY TABLE stage_entry (
     item_id                       text,
     bundle_id                     text,
     app_item_id                   text
-) ON COMMIT DROP;
-
-CREATE TEMPORARY TABLE stage_renewal (
-    receipt_id                 bigint NOT NULL,
-    ordinal                    integer NOT NULL,
-    original_transaction_id    text,
-    product_id                 text,
-    auto_renew_product_id      text,
-    auto_renew_status          boolean,
-    expiration_intent          integer,
-    is_in_billing_retry_period boolean,
-    grace_period_expires_date  timestamptz,
-    price_consent_status       integer,
-    offer_code_ref_name        text,
-    promotional_offer_id       text
 ) ON COMMIT DROP;

@@ -6,6 +6,7 @@ struct ParsedChunk: @unchecked Sendable {
     // `ChunkQueue`, which hands each one over exactly once.
     var receipts = CopyWriter()
     var entries = CopyWriter()
+    var links = CopyWriter()
     var renewals = CopyWriter()
     var quarantine = CopyWriter()
 }

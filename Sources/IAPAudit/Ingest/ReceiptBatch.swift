@@ -12,6 +12,7 @@ final class ReceiptBatch {
     private let logger: Logger
 
     private(set) var counts = IngestSummary()
+    private var copies = TransactionCopies()
     /// The reader has no more records.
     private(set) var isDone = false
 
@@ -50,8 +51,12 @@ final class ReceiptBatch {
                 let receiptID = ReceiptRows.receiptID(fileID: fileID, recordNumber: number)
                 try ReceiptRows.appendReceipt(
                     receipt, fileID: fileID, recordNumber: number, line: line, to: &chunk.receipts)
-                try ReceiptRows.appendEntries(receipt, receiptID: receiptID, to: &chunk.entries)
+                try ReceiptRows.appendLinks(receipt, receiptID: receiptID, to: &chunk.links)
                 try ReceiptRows.appendRenewals(receipt, receiptID: receiptID, to: &chunk.renewals)
+                for entry in receipt.transactions
+                where copies.needsStaging(entry, environment: receipt.transactionEnvironment) {
+                    try ReceiptRows.appendStagedEntry(entry, of: receipt, receiptID: receiptID, to: &chunk.entries)
+                }
                 counts.stored += 1
                 counts.transactionEntries += receipt.transactions.count
             case .unreadable(let line, let number, let code, let message, let excerpt):

@@ -134,26 +134,32 @@ public struct ReceiptIngest {
             producer.waitUntilDone()
         }
         var entries = CopyWriter()
+        var links = CopyWriter()
         var renewals = CopyWriter()
         var quarantine = CopyWriter()
         var isDone = false
         while !isDone {
             try connection.copyIn(ReceiptRows.receiptCopy, context: "COPY receipt from \(path)") { receipts in
-                while entries.byteCount < Self.entryBufferLimit && quarantine.byteCount < Self.entryBufferLimit {
+                while links.byteCount + entries.byteCount < Self.entryBufferLimit
+                    && quarantine.byteCount < Self.entryBufferLimit
+                {
                     guard let chunk = try queue.take() else {
                         isDone = true
                         return
                     }
                     try receipts.append(rows: chunk.receipts)
                     try entries.append(rows: chunk.entries)
+                    try links.append(rows: chunk.links)
                     try renewals.append(rows: chunk.renewals)
                     try quarantine.append(rows: chunk.quarantine)
                 }
             }
             try connection.copyIn(ReceiptRows.entryCopy, rows: entries, context: "COPY entries from \(path)")
+            try connection.copyIn(ReceiptRows.linkCopy, rows: links, context: "COPY links from \(path)")
             try connection.copyIn(ReceiptRows.renewalCopy, rows: renewals, context: "COPY renewals from \(path)")
             try connection.copyIn(QuarantineRecord.copyStatement, rows: quarantine, context: "COPY quarantine")
             entries.reset()
+            links.reset()
             renewals.reset()
             quarantine.reset()
         }

@@ -1,7 +1,7 @@
 internal import AppStoreFormats
 internal import Postgres
 
-/// Renders parsed receipts into COPY rows for `receipt`, `stage_entry` and `stage_renewal`.
+/// Renders parsed receipts into COPY rows for `receipt`, `receipt_purchase`, `pending_renewal` and `stage_entry`.
 enum ReceiptRows {
     static let receiptCopy = """
         COPY receipt (id, file_id, record_number, line, shape, style, recorded_at, account_key, app_account_token, \
@@ -19,8 +19,12 @@ enum ReceiptRows {
         app_account_token, item_id, bundle_id, app_item_id) FROM STDIN
         """
 
+    static let linkCopy = """
+        COPY receipt_purchase (receipt_id, source, ordinal, environment, transaction_id) FROM STDIN
+        """
+
     static let renewalCopy = """
-        COPY stage_renewal (receipt_id, ordinal, original_transaction_id, product_id, auto_renew_product_id, \
+        COPY pending_renewal (receipt_id, ordinal, original_transaction_id, product_id, auto_renew_product_id, \
         auto_renew_status, expiration_intent, is_in_billing_retry_period, grace_period_expires_date, \
         price_consent_status, offer_code_ref_name, promotional_offer_id) FROM STDIN
         """
@@ -60,7 +64,8 @@ enum ReceiptRows {
         try rows.endRow()
     }
 
-    static func appendEntries(
+    /// Where each entry of `receipt` points: one `receipt_purchase` row per entry.
+    static func appendLinks(
         _ receipt: RecordedReceipt, receiptID: Int, to rows: inout CopyWriter
     )
         throws(PostgresError)
@@ -72,28 +77,40 @@ enum ReceiptRows {
             rows.field(entry.ordinal)
             rows.field(environment)
             rows.field(entry.transactionID)
-            rows.field(entry.originalTransactionID)
-            rows.field(entry.productID)
-            rows.field(entry.quantity)
-            rows.field(timestamp: entry.purchaseDate)
-            rows.field(timestamp: entry.originalPurchaseDate)
-            rows.field(timestamp: entry.expiresDate)
-            rows.field(timestamp: entry.cancellationDate)
-            rows.field(entry.cancellationReason)
-            rows.field(entry.webOrderLineItemID)
-            rows.field(entry.isTrialPeriod)
-            rows.field(entry.isInIntroOfferPeriod)
-            rows.field(entry.isUpgraded)
-            rows.field(entry.inAppOwnershipType)
-            rows.field(entry.subscriptionGroupIdentifier)
-            rows.field(entry.promotionalOfferID)
-            rows.field(entry.offerCodeRefName)
-            rows.field(entry.appAccountToken)
-            rows.field(entry.itemID)
-            rows.field(receipt.bundleID)
-            rows.field(receipt.appItemID)
             try rows.endRow()
         }
+    }
+
+    /// One copy of a transaction for the server to merge (see `TransactionCopies` for which copies).
+    static func appendStagedEntry(
+        _ entry: TransactionEntry, of receipt: RecordedReceipt, receiptID: Int, to rows: inout CopyWriter
+    ) throws(PostgresError) {
+        rows.field(receiptID)
+        rows.field(entry.source.rawValue)
+        rows.field(entry.ordinal)
+        rows.field(receipt.transactionEnvironment)
+        rows.field(entry.transactionID)
+        rows.field(entry.originalTransactionID)
+        rows.field(entry.productID)
+        rows.field(entry.quantity)
+        rows.field(timestamp: entry.purchaseDate)
+        rows.field(timestamp: entry.originalPurchaseDate)
+        rows.field(timestamp: entry.expiresDate)
+        rows.field(timestamp: entry.cancellationDate)
+        rows.field(entry.cancellationReason)
+        rows.field(entry.webOrderLineItemID)
+        rows.field(entry.isTrialPeriod)
+        rows.field(entry.isInIntroOfferPeriod)
+        rows.field(entry.isUpgraded)
+        rows.field(entry.inAppOwnershipType)
+        rows.field(entry.subscriptionGroupIdentifier)
+        rows.field(entry.promotionalOfferID)
+        rows.field(entry.offerCodeRefName)
+        rows.field(entry.appAccountToken)
+        rows.field(entry.itemID)
+        rows.field(receipt.bundleID)
+        rows.field(receipt.appItemID)
+        try rows.endRow()
     }
 
     static func appendRenewals(

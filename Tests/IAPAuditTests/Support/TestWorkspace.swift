@@ -57,7 +57,8 @@ struct TestWorkspace {
                 + "cancellation_date, is_upgraded, bundle_id FROM purchase ORDER BY 1, 2",
             "SELECT encode(f.sha256, 'hex'), r.record_number, l.source, l.ordinal, p.environment, p.transaction_id "
                 + "FROM receipt_purchase l JOIN receipt r ON r.id = l.receipt_id JOIN input_file f ON f.id = r.file_id "
-                + "JOIN purchase p ON p.id = l.purchase_id ORDER BY 1, 2, 3, 4",
+                + "JOIN purchase p ON p.environment = l.environment AND p.transaction_id = l.transaction_id "
+                + "ORDER BY 1, 2, 3, 4",
             "SELECT p.transaction_id, c.product_id, c.source, c.ordinal FROM purchase_conflict c "
                 + "JOIN purchase p ON p.id = c.purchase_id ORDER BY 1, 2, 3, 4",
             "SELECT encode(f.sha256, 'hex'), r.record_number, n.ordinal, n.original_transaction_id, n.product_id "
