@@ -111,8 +111,8 @@ public struct RunConfiguration: Sendable, Equatable {
             configuration.sources[key] = .file
         }
         // Relative paths in a file are relative to the file, so cron's working directory does not matter.
-        let base = (path as NSString).deletingLastPathComponent
-        configuration.resolvePaths(relativeTo: base.isEmpty ? "." : base)
+        let base = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent()
+        configuration.resolvePaths(relativeTo: base)
         return configuration
     }
 
@@ -161,9 +161,9 @@ public struct RunConfiguration: Sendable, Equatable {
         return masked
     }
 
-    private mutating func resolvePaths(relativeTo base: String) {
+    private mutating func resolvePaths(relativeTo base: URL) {
         func resolve(_ path: String) -> String {
-            path.hasPrefix("/") ? path : (base as NSString).appendingPathComponent(path)
+            path.hasPrefix("/") ? path : base.appendingPathComponent(path).standardizedFileURL.path
         }
         catalogPath = catalogPath.map(resolve)
         receiptPaths = receiptPaths.map(resolve)
