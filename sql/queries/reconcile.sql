@@ -230,7 +230,8 @@ FULL JOIN rc_recorded_line rec
     ON rec.source = rep.source AND rec.begin_date = rep.begin_date AND rec.end_date = rep.end_date
     AND rec.vendor_identifier = rep.vendor_identifier AND coalesce(rec.app, '') = coalesce(rep.app, '')
 JOIN rc_period per ON per.source = coalesce(rep.source, rec.source)
-    AND per.begin_date = coalesce(rep.begin_date, rec.begin_date) AND per.end_date = coalesce(rep.end_date, rec.end_date)
+    AND per.begin_date = coalesce(rep.begin_date, rec.begin_date)
+    AND per.end_date = coalesce(rep.end_date, rec.end_date)
 -- A product neither side sold nor refunded in the period is not a line.
 WHERE coalesce(rec.units, 0) <> 0 OR coalesce(rec.trials, 0) <> 0 OR rep.source IS NOT NULL;
 

@@ -13,7 +13,9 @@ public struct ReconcileOptions: Sendable, Equatable {
     public var timeZone: String
 
     /// Creates options; nil days default to the span of the stored reports.
-    public init(from: CalendarDate? = nil, to: CalendarDate? = nil, timeZone: String = ReconcileOptions.defaultTimeZone) {
+    public init(
+        from: CalendarDate? = nil, to: CalendarDate? = nil, timeZone: String = ReconcileOptions.defaultTimeZone
+    ) {
         self.from = from
         self.to = to
         self.timeZone = timeZone

@@ -126,7 +126,8 @@ final class SalesReportBatch {
     }
 
     private func quarantine(line: Int, code: String, message: String, excerpt: [UInt8]) throws {
-        let record = QuarantineRecord(line: line, recordNumber: nil, reasonCode: code, message: message, excerpt: excerpt)
+        let record = QuarantineRecord(
+            line: line, recordNumber: nil, reasonCode: code, message: message, excerpt: excerpt)
         try record.append(to: &quarantine, fileID: fileID, path: path, runID: runID)
         counts.quarantined += 1
         counts.quarantinedByReason[code, default: 0] += 1

@@ -64,7 +64,9 @@ enum ReconciliationFixture {
             // Refunded on 03-03 Pacific.
             receipt(game, [entry("removeads", "t9", at: "03-02 14:00:00",
                 extra: #", "cancellation_date": "2014-03-03 18:00:00 Etc/GMT""#)]),
-            receipt(game, [entry("coins", "t10", at: "03-02 10:30:00", extra: #", "in_app_ownership_type": "FAMILY_SHARED""#)]),
+            receipt(
+                game,
+                [entry("coins", "t10", at: "03-02 10:30:00", extra: #", "in_app_ownership_type": "FAMILY_SHARED""#)]),
             receipt(game, [entry("coins", "t11", at: "03-02 10:30:00")], environment: "Sandbox"),
             receipt(game, [entry("coins", "t12", at: "03-02 10:30:00")], status: 21006),
             receipt(game, [entry("gems", "t13", at: "03-02 15:00:00")]),

@@ -48,7 +48,9 @@ struct ReconciliationTests {
                 Line(day: "2014-03-02", product: "gems", app: game, recorded: 1, reported: 3, status: "variance"),
                 // A restored billed period counts once, the trial not at all, the upgraded period as a sale.
                 Line(day: "2014-03-02", product: "monthly", app: news, recorded: 2, reported: 2, status: "matched"),
-                Line(day: "2014-03-02", product: "pack", app: game, recorded: 1, reported: 1, status: "parent-mismatch"),
+                Line(
+                    day: "2014-03-02", product: "pack", app: game, recorded: 1, reported: 1,
+                    status: "parent-mismatch"),
                 // The restore is not a sale.
                 Line(day: "2014-03-02", product: "removeads", app: game, recorded: 2, reported: 2, status: "matched"),
                 Line(
@@ -152,19 +154,25 @@ struct ReconciliationTests {
         ].joined(separator: "\t")
         func row(_ sku: String, _ quantity: Int, _ kind: String) -> String {
             [
-                "03/02/2014", "03/29/2014", " ", " ", sku, String(quantity), "0.70", String(format: "%.2f", 0.7 * Double(quantity)),
-                "USD", kind, "1", "Dev", "T", " ", " ", "IA1", " ", "US", " ", " ", quantity < 0 ? "-0.99" : "0.99", "USD",
+                "03/02/2014", "03/29/2014", " ", " ", sku, String(quantity), "0.70",
+                String(format: "%.2f", 0.7 * Double(quantity)), "USD", kind, "1", "Dev", "T", " ", " ", "IA1", " ", "US",
+                " ", " ", quantity < 0 ? "-0.99" : "0.99", "USD",
             ].joined(separator: "\t")
         }
         let text = [header, row("coins", 5, "S"), row("removeads", 2, "S"), row("removeads", -1, "R"),
             "Total_Rows\t3", "Total_Amount\t4.20", "Total_Units\t6"].joined(separator: "\n") + "\n"
         _ = try test.workspace.ingestSales(paths: [try test.write("80000001_0314_US.txt", text)])
         _ = try test.workspace.reconcile(Self.window)
-        let fiscal = try lines(test, source: "financial").map { "\($0.product) \($0.recorded)/\($0.reported) \($0.status)" }
+        let fiscal = try lines(test, source: "financial").map {
+            "\($0.product) \($0.recorded)/\($0.reported) \($0.status)"
+        }
         // Over 03-02 … 03-29: coins 3 + 2, removeads 2 sold and 1 refunded; gems, pack and monthly never reported.
         #expect(fiscal.contains("coins 5/5 matched"))
         #expect(fiscal.contains("removeads 1/1 matched"))
         #expect(fiscal.contains("gems 2/0 missing-in-report"))
-        #expect(try test.count("SELECT count(*) FROM reconciliation_line WHERE source = 'financial' AND frequency = 'fiscal'") == fiscal.count)
+        #expect(
+            try test.count(
+                "SELECT count(*) FROM reconciliation_line WHERE source = 'financial' AND frequency = 'fiscal'")
+                == fiscal.count)
     }
 }
