@@ -60,6 +60,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // The benchmarks' data generator (bench/sales, bench/pipeline): not a user command.
+        .executableTarget(
+            name: "generate-sales", dependencies: ["SyntheticData"], path: "bench/generate-sales",
+            swiftSettings: strictSettings
+        ),
+
         // Build tool: embeds sql/ and reports/ into the binary, so an installed iap-audit needs no source tree.
         .executableTarget(name: "embed-resources", swiftSettings: strictSettings),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),

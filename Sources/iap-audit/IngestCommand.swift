@@ -6,7 +6,7 @@ import IAPAudit
 struct IngestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ingest", abstract: "Load input files into the database.",
-        subcommands: [IngestReceiptsCommand.self])
+        subcommands: [IngestReceiptsCommand.self, IngestSalesCommand.self])
 }
 
 /// `iap-audit ingest receipts PATH…`.

@@ -62,7 +62,8 @@ public struct ReportColumns: Sendable, Equatable, RandomAccessCollection {
         String(decoding: bytes(at: position), as: UTF8.self)
     }
 
-    func bytes(at position: Int) -> ArraySlice<UInt8> {
+    /// The verbatim UTF-8 bytes at `position`, without decoding them into a `String` (for bulk loading).
+    public func bytes(at position: Int) -> ArraySlice<UInt8> {
         storage[Int(bounds[2 * position])..<Int(bounds[2 * position + 1])]
     }
 

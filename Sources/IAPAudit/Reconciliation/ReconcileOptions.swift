@@ -1,0 +1,23 @@
+public import AppStoreFormats
+
+/// What `reconcile` compares: a window of days and the zone that decides which day a purchase falls on.
+public struct ReconcileOptions: Sendable, Equatable {
+    /// Apple's reports for worldwide agreements are in Pacific time.
+    public static let defaultTimeZone = "America/Los_Angeles"
+
+    /// The first day of the window; nil means the first day any stored report covers.
+    public var from: CalendarDate?
+    /// The last day of the window (inclusive); nil means the last day any stored report covers.
+    public var to: CalendarDate?
+    /// The IANA zone of the reports' days.
+    public var timeZone: String
+
+    /// Creates options; nil days default to the span of the stored reports.
+    public init(
+        from: CalendarDate? = nil, to: CalendarDate? = nil, timeZone: String = ReconcileOptions.defaultTimeZone
+    ) {
+        self.from = from
+        self.to = to
+        self.timeZone = timeZone
+    }
+}

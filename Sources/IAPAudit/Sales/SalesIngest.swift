@@ -1,0 +1,186 @@
+internal import AppStoreFormats
+internal import Foundation
+internal import Gzip
+public import Logging
+public import Postgres
+
+/// Loads Sales and Trends, financial and subscription report files into PostgreSQL: each file once by content hash,
+/// atomically; rows through COPY with every column kept; bad lines quarantined; findings about a file recorded.
+public struct SalesIngest {
+    /// Reason codes for problems this ingest finds itself (the parser's row codes pass through unchanged).
+    public enum Code {
+        public static let lineTooLong = "line-too-long"
+        public static let nulByte = "nul-byte"
+        public static let truncatedGzip = "truncated-gzip"
+        public static let corruptGzip = "corrupt-gzip"
+        public static let readError = "read-error"
+        public static let emptyFile = "empty-file"
+    }
+
+    /// Longest line accepted; Apple's rows are a few hundred bytes, so anything near this is not a report.
+    public static let defaultMaxLineLength = 1 << 20
+    /// Quarantine bytes collected before the row COPY pauses to load them (bounds memory on a file of bad lines).
+    static let quarantineBufferLimit = 4 << 20
+
+    private let connection: Connection
+    private let runID: Int64?
+    private let maxLineLength: Int
+    private let logger: Logger
+
+    /// An ingest writing through `connection`, attributing files to run `runID`.
+    public init(
+        connection: Connection, runID: Int64?, maxLineLength: Int = SalesIngest.defaultMaxLineLength, logger: Logger
+    ) {
+        self.connection = connection
+        self.runID = runID
+        self.maxLineLength = maxLineLength
+        self.logger = logger
+    }
+
+    /// Ingests every report file under `paths` (files as named; in directories, `.txt`, `.tsv`, `.csv`, each
+    /// optionally `.gz`).
+    public func ingest(paths: [String]) throws -> SalesIngestSummary {
+        let inputs = try InputFiles.expand(paths) { SalesFileKind.accepts(fileName: $0) }
+        var summary = SalesIngestSummary()
+        summary.ingest.filesIgnored = inputs.ignored.count
+        for path in inputs.ignored {
+            logger.info("ignored: not a report file (.txt, .tsv, .csv, optionally .gz)", metadata: ["file": "\(path)"])
+        }
+        for path in inputs.files {
+            summary.add(try ingest(file: path))
+        }
+        return summary
+    }
+
+    /// Ingests one file in one transaction; a file whose bytes were stored before is skipped.
+    public func ingest(file path: String) throws -> SalesIngestSummary {
+        var summary = SalesIngestSummary()
+        summary.ingest.filesSeen = 1
+        let started = DispatchTime.now()
+        let digest = try FileDigest.of(path: path)
+        let outcome = try connection.transaction { () throws -> SalesIngestSummary? in
+            try connection.advisoryTransactionLock(digest.lockKey)
+            let existing = try connection.query(
+                "SELECT id FROM input_file WHERE sha256 = $1::bytea", [ReceiptIngest.byteaText(digest.sha256)])
+            guard existing.rowCount == 0 else { return nil }
+            let file: DecodedFile
+            do {
+                file = try DecodedFile(path: path)
+            } catch {
+                throw IAPAuditError.input("cannot open \(path): \(error)")
+            }
+            let fileID = try insertInputFile(path: path, digest: digest, isGzip: file.isGzip)
+            return try load(file, fileID: fileID, path: path)
+        }
+        guard let outcome else {
+            summary.ingest.filesAlreadyIngested = 1
+            logger.info("already ingested (same content hash)", metadata: ["file": "\(path)"])
+            return summary
+        }
+        summary.add(outcome)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        logger.info(
+            "ingested report",
+            metadata: [
+                "file": "\(path)", "rows": "\(outcome.ingest.stored)", "quarantined": "\(outcome.ingest.quarantined)",
+                "findings": "\(outcome.findingsByCode.values.reduce(0, +))",
+                "seconds": "\(String(format: "%.2f", seconds))",
+            ])
+        return summary
+    }
+
+    private func insertInputFile(path: String, digest: FileDigest, isGzip: Bool) throws -> Int64 {
+        let result = try connection.query(
+            """
+            INSERT INTO input_file (sha256, size_bytes, kind, path, compression, run_id)
+            VALUES ($1::bytea, $2, 'sales', $3, $4, $5) RETURNING id
+            """,
+            [
+                ReceiptIngest.byteaText(digest.sha256), digest.size, path, isGzip ? "gzip" : "none",
+                runID.map { Int($0) },
+            ], context: "record input file")
+        guard let id = result.string(0, 0).flatMap({ Int64($0) }) else {
+            throw IAPAuditError.internalInconsistency("INSERT … RETURNING id gave no id")
+        }
+        return id
+    }
+
+    /// Streams the file's rows into `sales_report_row`, then records the report, its periods, its findings and
+    /// the file's counts.
+    private func load(_ file: DecodedFile, fileID: Int64, path: String) throws -> SalesIngestSummary {
+        let reader = LineReader(file: file, maxLineLength: maxLineLength)
+        let batch = SalesReportBatch(reader: reader, fileID: fileID, path: path, runID: runID, logger: logger)
+        while !batch.isDone {
+            try connection.copyIn(SalesRows.rowCopy, context: "COPY sales_report_row from \(path)") { rows in
+                try batch.fill(&rows, until: Self.quarantineBufferLimit)
+            }
+            try connection.copyIn(QuarantineRecord.copyStatement, rows: batch.quarantine, context: "COPY quarantine")
+            batch.resetBuffers()
+        }
+        let findings = batch.finish()
+        var summary = SalesIngestSummary()
+        for finding in findings where finding.severity == .error || finding.code == Code.emptyFile {
+            // Nothing of the file could be stored: that is a quarantined file, not only a fact about it. A file
+            // that failed to decode is quarantined for that already.
+            if finding.code == Code.emptyFile && batch.hasReadError { continue }
+            try batch.quarantineFileProblem(line: finding.line ?? 0, code: finding.code, message: finding.message)
+        }
+        try connection.copyIn(QuarantineRecord.copyStatement, rows: batch.quarantine, context: "COPY quarantine")
+        try recordReport(batch.parser, periods: batch.periods, fileID: fileID, path: path)
+        for finding in findings {
+            try connection.query(
+                "INSERT INTO sales_report_finding (file_id, code, severity, line, message) VALUES ($1, $2, $3, $4, $5)",
+                [Int(fileID), finding.code, finding.severity.rawValue, finding.line, finding.message],
+                context: "record finding")
+            summary.findingsByCode[finding.code, default: 0] += 1
+        }
+        summary.ingest.add(batch.counts)
+        summary.ingest.filesIngested = 1
+        try connection.query(
+            """
+            UPDATE input_file SET records_read = $2, records_stored = $3, records_quarantined = $4 WHERE id = $1
+            """, [Int(fileID), summary.ingest.records, summary.ingest.stored, summary.ingest.quarantined],
+            context: "record file counts")
+        return summary
+    }
+
+    /// Writes `sales_report` (layout, header, what the file name says) and `sales_report_period`.
+    private func recordReport(
+        _ parser: SalesReportParser, periods: Set<SalesReportBatch.Period>, fileID: Int64, path: String
+    ) throws {
+        let name = ReportFileName((path as NSString).lastPathComponent)
+        try connection.query(
+            """
+            INSERT INTO sales_report (file_id, layout, column_names, name_kind, vendor_number, frequency, name_year,
+                name_month, name_day, region, rows_stored, rows_rejected)
+            VALUES ($1, $2, $3::text[], $4, $5, $6, $7, $8, $9, $10, $11, $12)
+            """,
+            [
+                Int(fileID), (parser.layout ?? .unknown).name, Self.arrayParameter(parser.columnNames),
+                name?.kind.rawValue, name?.vendorNumber, name?.frequency?.rawValue, name?.year, name?.month,
+                name?.day, name?.region, parser.storedRowCount, parser.rejectedRowCount,
+            ], context: "record report \(path)")
+        var all = periods
+        if let days = name?.coveredDays, parser.layout?.isSales == true {
+            all.insert(SalesReportBatch.Period(begin: days.lowerBound, end: days.upperBound))
+        }
+        for period in all.sorted(by: { ($0.begin, $0.end) < ($1.begin, $1.end) }) {
+            try connection.query(
+                "INSERT INTO sales_report_period (file_id, begin_date, end_date) VALUES ($1, $2::date, $3::date)",
+                [Int(fileID), period.begin.description, period.end.description], context: "record report period")
+        }
+    }
+
+    /// A `text[]` input literal for a bound parameter: every element quoted, `\` and `"` escaped.
+    static func arrayParameter(_ values: [String]) -> String {
+        let elements = values.map { value -> String in
+            var escaped = ""
+            for character in value.unicodeScalars {
+                if character == "\\" || character == "\"" { escaped.unicodeScalars.append("\\") }
+                escaped.unicodeScalars.append(character)
+            }
+            return "\"" + escaped + "\""
+        }
+        return "{" + elements.joined(separator: ",") + "}"
+    }
+}

@@ -1,0 +1,60 @@
+import AppStoreFormats
+import ArgumentParser
+import Foundation
+import IAPAudit
+
+/// `iap-audit reconcile [--from DATE] [--to DATE] [--time-zone ZONE]`.
+struct ReconcileCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reconcile",
+        abstract: "Compare recorded purchases with Apple's sales and financial reports; write reconciliation lines.",
+        discussion: "Re-running over the same days replaces their lines: the same data gives the same lines. "
+            + "Without --from/--to, every day a stored report covers is reconciled.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "First day (YYYY-MM-DD), in the reports' time zone.")
+    var from: String?
+
+    @Option(help: "Last day (YYYY-MM-DD), inclusive.")
+    var to: String?
+
+    @Option(help: "IANA time zone of the reports' days.")
+    var timeZone = ReconcileOptions.defaultTimeZone
+
+    func validate() throws {
+        for (name, value) in [("--from", from), ("--to", to)] {
+            if let value, CalendarDate(value) == nil || value.count != 10 {
+                throw ValidationError("\(name) takes a date as YYYY-MM-DD, not \"\(value)\"")
+            }
+        }
+    }
+
+    func run() throws {
+        try runReportingFailure {
+            let (settings, logger) = try global.settings()
+            let workspace = try Workspace(settings: settings, logger: logger)
+            let options = ReconcileOptions(
+                from: from.flatMap(CalendarDate.init), to: to.flatMap(CalendarDate.init), timeZone: timeZone)
+            let summary = try workspace.reconcile(options)
+            guard let first = summary.from, let last = summary.to else {
+                print("no reports stored: nothing to reconcile")
+                return 0
+            }
+            var lines = [
+                "reconciled \(first) … \(last) (\(summary.timeZone)): \(summary.lines) lines, "
+                    + "\(summary.recordedUnits) units recorded, \(summary.reportedUnits) reported",
+                "periods: " + summary.periodsByFrequency.sorted(by: { $0.key < $1.key })
+                    .map { "\($0.value) \($0.key)" }.joined(separator: ", "),
+            ]
+            if summary.daysWithoutSalesReport > 0 {
+                lines.append("days without a sales report (not reconciled): \(summary.daysWithoutSalesReport)")
+            }
+            for (status, count) in summary.linesByStatus.sorted(by: { $0.key < $1.key }) {
+                lines.append("  \(status): \(count)")
+            }
+            print(lines.joined(separator: "\n"))
+            return 0
+        }
+    }
+}

@@ -1,0 +1,26 @@
+-- title: Sales history
+-- description: What Apple's Sales and Trends reports say was sold, per report period, product and product type:
+--   units, rows and the files they came from, with customer price and proceeds by currency. Answers: what did
+--   Apple report, before any comparison with our records?
+-- param: from date = 1970-01-01 -- only periods ending on or after this day
+-- param: to date = 9999-12-31 -- only periods beginning on or before this day
+-- param: vendor_identifier text = null -- only this SKU or product id
+-- sensitive: false
+
+SELECT r.begin_date AS period_begin,
+       r.end_date AS period_end,
+       r.vendor_identifier,
+       r.product_type_identifier,
+       r.product_type,
+       min(r.parent_identifier) AS parent_identifier,
+       sum(r.units) AS units,
+       count(*) AS report_rows,
+       count(DISTINCT r.file_id) AS files,
+       string_agg(DISTINCT r.customer_currency, ', ') AS customer_currencies,
+       sum(r.units * abs(r.customer_price)) FILTER (WHERE r.customer_currency = 'USD') AS customer_price_usd,
+       sum(r.units * r.proceeds_per_unit) FILTER (WHERE r.proceeds_currency = 'USD') AS proceeds_usd
+FROM sales_report_row r
+JOIN sales_report s ON s.file_id = r.file_id AND s.layout LIKE 'sales-%'
+WHERE r.end_date >= $1::date AND r.begin_date <= $2::date AND ($3::text IS NULL OR r.vendor_identifier = $3)
+GROUP BY r.begin_date, r.end_date, r.vendor_identifier, r.product_type_identifier, r.product_type
+ORDER BY r.begin_date, r.end_date, r.vendor_identifier, r.product_type_identifier

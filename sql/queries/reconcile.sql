@@ -1,0 +1,271 @@
+-- Reconciles recorded purchases against Apple's sales and financial reports (RECONCILIATION.md) for one window of
+-- days, replacing the lines of every period that overlaps it. Runs in one transaction; temporary tables drop at
+-- commit. Only the first statement takes parameters: $1 first day, $2 last day (inclusive), $3 time zone, $4 run id.
+-- Statements end with ';' at the end of a line.
+
+CREATE TEMPORARY TABLE rc_setting ON COMMIT DROP AS
+SELECT $1::date AS first_day, $2::date AS last_day, $3::text AS time_zone, $4::bigint AS run_id;
+
+-- Products by id alone, for a report row or purchase whose app does not say which app's product it is.
+CREATE TEMPORARY TABLE rc_product_any ON COMMIT DROP AS
+SELECT DISTINCT ON (product_id) product_id, bundle_id, type
+FROM product
+ORDER BY product_id, bundle_id;
+
+-- Sales report periods that touch the window. span orders frequencies: 0 daily, 6 weekly, ~30 monthly, ~365 yearly.
+CREATE TEMPORARY TABLE rc_candidate ON COMMIT DROP AS
+SELECT DISTINCT p.begin_date, p.end_date, p.end_date - p.begin_date AS span
+FROM sales_report_period p
+JOIN sales_report s ON s.file_id = p.file_id
+CROSS JOIN rc_setting w
+WHERE s.layout LIKE 'sales-%' AND p.begin_date <= w.last_day AND p.end_date >= w.first_day;
+
+-- A period some of whose days no finer report covers: only it can speak for those days.
+CREATE TEMPORARY TABLE rc_incomplete ON COMMIT DROP AS
+SELECT c.*
+FROM rc_candidate c
+WHERE c.span = 0 OR EXISTS (
+    SELECT 1
+    FROM generate_series(c.begin_date, c.end_date, interval '1 day') AS d(day)
+    WHERE NOT EXISTS (
+        SELECT 1 FROM rc_candidate f
+        WHERE f.span < c.span AND d.day::date BETWEEN f.begin_date AND f.end_date
+    )
+);
+
+-- The periods reconciled: the finest frequency present for a day, never two at once. A coarser period that finer
+-- reports do not fully cover wins over the finer ones inside it (comparing the whole week beats comparing five of
+-- its days and losing two). Financial reports reconcile by their fiscal periods.
+CREATE TEMPORARY TABLE rc_period ON COMMIT DROP AS
+SELECT 'sales'::text AS source, i.begin_date, i.end_date,
+    CASE
+        WHEN i.span = 0 THEN 'daily'
+        WHEN i.span = 6 THEN 'weekly'
+        WHEN i.begin_date = date_trunc('month', i.begin_date)::date
+            AND i.end_date = (date_trunc('month', i.begin_date) + interval '1 month - 1 day')::date THEN 'monthly'
+        WHEN i.begin_date = date_trunc('year', i.begin_date)::date
+            AND i.end_date = (date_trunc('year', i.begin_date) + interval '1 year - 1 day')::date THEN 'yearly'
+        ELSE 'days-' || (i.span + 1)
+    END AS frequency
+FROM rc_incomplete i
+WHERE NOT EXISTS (
+    SELECT 1 FROM rc_incomplete o
+    WHERE o.span > i.span AND o.begin_date <= i.end_date AND o.end_date >= i.begin_date
+)
+UNION ALL
+SELECT DISTINCT 'financial', p.begin_date, p.end_date, 'fiscal'
+FROM sales_report_period p
+JOIN sales_report s ON s.file_id = p.file_id
+CROSS JOIN rc_setting w
+WHERE s.layout = 'financial' AND p.begin_date <= w.last_day AND p.end_date >= w.first_day;
+
+-- Where several files report the same period for the same vendor (and region), the one ingested last counts: a
+-- re-issued or re-downloaded report must not double the units.
+CREATE TEMPORARY TABLE rc_file ON COMMIT DROP AS
+SELECT DISTINCT ON (source, vendor, region, p.begin_date, p.end_date)
+    p.source, coalesce(s.vendor_number, '') AS vendor, coalesce(s.region, '') AS region, p.begin_date, p.end_date,
+    s.file_id
+FROM rc_period p
+JOIN sales_report_period sp ON sp.begin_date = p.begin_date AND sp.end_date = p.end_date
+JOIN sales_report s ON s.file_id = sp.file_id
+    AND ((p.source = 'sales' AND s.layout LIKE 'sales-%') OR (p.source = 'financial' AND s.layout = 'financial'))
+ORDER BY source, vendor, region, p.begin_date, p.end_date, s.file_id DESC;
+
+-- Apple's side: in-app purchase sale rows (IA3 restores are not sales) of the chosen files and periods, each
+-- resolved to an app. The parent identifier names the app by SKU or, failing that, by Apple ID.
+CREATE TEMPORARY TABLE rc_reported ON COMMIT DROP AS
+SELECT f.source, f.begin_date, f.end_date, r.vendor_identifier, r.parent_identifier, r.units,
+    CASE
+        WHEN own.product_id IS NOT NULL THEN parent.bundle_id
+        WHEN known.product_id IS NOT NULL THEN known.bundle_id
+        ELSE parent.bundle_id
+    END AS app,
+    CASE
+        WHEN own.product_id IS NOT NULL THEN NULL
+        WHEN known.product_id IS NULL THEN 'unknown-product'
+        -- A blank parent identifier (some layouts and rows have none) says nothing against the catalog.
+        WHEN r.parent_identifier IS NULL THEN NULL
+        ELSE 'parent-mismatch'
+    END AS problem,
+    r.customer_currency,
+    r.units * abs(r.customer_price) AS customer_amount,
+    r.proceeds_currency,
+    coalesce(r.extended_proceeds, r.units * r.proceeds_per_unit) AS proceeds_amount
+FROM rc_file f
+JOIN sales_report_row r ON r.file_id = f.file_id AND r.begin_date = f.begin_date AND r.end_date = f.end_date
+LEFT JOIN LATERAL (
+    SELECT a.bundle_id FROM (
+        SELECT bundle_id, 1 AS preference FROM app WHERE sku = r.parent_identifier
+        UNION ALL
+        SELECT bundle_id, 2 FROM app WHERE apple_id = r.parent_identifier
+    ) a
+    ORDER BY a.preference, a.bundle_id
+    LIMIT 1
+) parent ON true
+LEFT JOIN product own ON own.bundle_id = parent.bundle_id AND own.product_id = r.vendor_identifier
+LEFT JOIN rc_product_any known ON known.product_id = r.vendor_identifier
+WHERE r.product_type = 'inAppPurchase';
+
+CREATE TEMPORARY TABLE rc_report_line ON COMMIT DROP AS
+WITH keyed AS (
+    SELECT r.*, coalesce(r.app, '') AS app_key FROM rc_reported r
+),
+units AS (
+    SELECT source, begin_date, end_date, vendor_identifier, app_key, min(app) AS app,
+        min(parent_identifier) AS parent_identifier, min(problem) AS problem, sum(units)::integer AS units
+    FROM keyed
+    GROUP BY source, begin_date, end_date, vendor_identifier, app_key
+),
+customer AS (
+    SELECT source, begin_date, end_date, vendor_identifier, app_key, jsonb_object_agg(currency, amount) AS amounts
+    FROM (
+        SELECT source, begin_date, end_date, vendor_identifier, app_key, customer_currency AS currency,
+            sum(customer_amount) AS amount
+        FROM keyed
+        WHERE customer_currency IS NOT NULL AND customer_amount IS NOT NULL
+        GROUP BY source, begin_date, end_date, vendor_identifier, app_key, customer_currency
+    ) c
+    GROUP BY source, begin_date, end_date, vendor_identifier, app_key
+),
+proceeds AS (
+    SELECT source, begin_date, end_date, vendor_identifier, app_key, jsonb_object_agg(currency, amount) AS amounts
+    FROM (
+        SELECT source, begin_date, end_date, vendor_identifier, app_key, proceeds_currency AS currency,
+            sum(proceeds_amount) AS amount
+        FROM keyed
+        WHERE proceeds_currency IS NOT NULL AND proceeds_amount IS NOT NULL
+        GROUP BY source, begin_date, end_date, vendor_identifier, app_key, proceeds_currency
+    ) p
+    GROUP BY source, begin_date, end_date, vendor_identifier, app_key
+)
+SELECT u.source, u.begin_date, u.end_date, u.vendor_identifier, u.app, u.parent_identifier, u.problem, u.units,
+    coalesce(c.amounts, '{}') AS customer_price, coalesce(p.amounts, '{}') AS proceeds
+FROM units u
+LEFT JOIN customer c USING (source, begin_date, end_date, vendor_identifier, app_key)
+LEFT JOIN proceeds p USING (source, begin_date, end_date, vendor_identifier, app_key);
+
+-- Our side: production transactions of status-0 receipts, once each, as sales and refunds per day in the zone.
+CREATE TEMPORARY TABLE rc_day ON COMMIT DROP AS
+WITH bounds AS (
+    SELECT min(begin_date) AS first_day, max(end_date) AS last_day FROM rc_period
+),
+eligible AS (
+    SELECT p.transaction_id, p.original_transaction_id, p.product_id, p.quantity, p.purchase_date,
+        p.cancellation_date, coalesce(p.is_upgraded, false) AS is_upgraded,
+        coalesce(p.is_trial_period, false) AS is_trial, p.web_order_line_item_id, p.bundle_id, p.app_item_id
+    FROM purchase p
+    CROSS JOIN bounds b
+    WHERE p.environment = 'Production'
+      AND p.in_app_ownership_type IS DISTINCT FROM 'FAMILY_SHARED'
+      -- A day of slack either side: the zone moves a UTC time onto the neighbouring day.
+      AND (p.purchase_date >= b.first_day - 1 AND p.purchase_date < b.last_day + 2
+           OR p.cancellation_date >= b.first_day - 1 AND p.cancellation_date < b.last_day + 2)
+      AND EXISTS (
+          SELECT 1 FROM receipt_purchase rp JOIN receipt r ON r.id = rp.receipt_id
+          WHERE rp.environment = p.environment AND rp.transaction_id = p.transaction_id
+            AND r.status = 0 AND NOT r.is_sandbox
+      )
+),
+resolved AS (
+    SELECT e.*, coalesce(own.bundle_id, known.bundle_id, by_bundle.bundle_id, by_apple_id.bundle_id, e.bundle_id)
+            AS app,
+        coalesce(own.type, known.type, 'consumable') AS type
+    FROM eligible e
+    LEFT JOIN app by_bundle ON by_bundle.bundle_id = e.bundle_id
+    LEFT JOIN app by_apple_id ON by_bundle.bundle_id IS NULL AND by_apple_id.apple_id = e.app_item_id
+    LEFT JOIN product own ON own.bundle_id = coalesce(by_bundle.bundle_id, by_apple_id.bundle_id)
+        AND own.product_id = e.product_id
+    LEFT JOIN rc_product_any known ON own.product_id IS NULL AND known.product_id = e.product_id
+),
+counted AS (
+    -- Auto-renewable: each billed period once (its web order line item), whatever restores repeat it.
+    (SELECT DISTINCT ON (coalesce(web_order_line_item_id, 'transaction ' || transaction_id))
+        product_id, app, 1 AS quantity, purchase_date, cancellation_date, is_upgraded, is_trial
+    FROM resolved
+    WHERE type = 'auto-renewable'
+    ORDER BY coalesce(web_order_line_item_id, 'transaction ' || transaction_id), purchase_date, transaction_id)
+    UNION ALL
+    -- Non-consumables and other owned products: the original purchase only; a restore is not a sale.
+    SELECT product_id, app, quantity, purchase_date, cancellation_date, is_upgraded, false
+    FROM resolved
+    WHERE type IN ('non-consumable', 'non-renewing', 'free-subscription')
+      AND (original_transaction_id IS NULL OR original_transaction_id = transaction_id)
+    UNION ALL
+    -- Consumables (and products the catalog does not know): every transaction.
+    SELECT product_id, app, quantity, purchase_date, cancellation_date, is_upgraded, false
+    FROM resolved
+    WHERE type = 'consumable'
+),
+events AS (
+    SELECT c.product_id, c.app, (c.purchase_date AT TIME ZONE w.time_zone)::date AS day,
+        CASE WHEN c.is_trial THEN 0 ELSE c.quantity END AS units, CASE WHEN c.is_trial THEN 1 ELSE 0 END AS trials
+    FROM counted c CROSS JOIN rc_setting w
+    WHERE c.purchase_date IS NOT NULL
+    UNION ALL
+    -- A refund counts on the day of the cancellation, as Apple reports it; an upgrade is not a refund.
+    SELECT c.product_id, c.app, (c.cancellation_date AT TIME ZONE w.time_zone)::date, -c.quantity, 0
+    FROM counted c CROSS JOIN rc_setting w
+    WHERE c.cancellation_date IS NOT NULL AND NOT c.is_upgraded AND NOT c.is_trial
+)
+SELECT day, product_id, app, sum(units)::integer AS units, sum(trials)::integer AS trials
+FROM events
+GROUP BY day, product_id, app;
+
+CREATE TEMPORARY TABLE rc_recorded_line ON COMMIT DROP AS
+SELECT p.source, p.begin_date, p.end_date, d.product_id AS vendor_identifier, d.app, sum(d.units)::integer AS units,
+    sum(d.trials)::integer AS trials
+FROM rc_day d
+JOIN rc_period p ON d.day BETWEEN p.begin_date AND p.end_date
+GROUP BY p.source, p.begin_date, p.end_date, d.product_id, d.app;
+
+CREATE TEMPORARY TABLE rc_line ON COMMIT DROP AS
+SELECT coalesce(rep.source, rec.source) AS source, per.frequency,
+    coalesce(rep.begin_date, rec.begin_date) AS period_begin, coalesce(rep.end_date, rec.end_date) AS period_end,
+    coalesce(rep.vendor_identifier, rec.vendor_identifier) AS vendor_identifier,
+    coalesce(rep.app, rec.app) AS app_bundle_id, rep.parent_identifier,
+    coalesce(rec.units, 0) AS recorded_units, coalesce(rec.trials, 0) AS recorded_trials,
+    coalesce(rep.units, 0) AS reported_units, coalesce(rep.units, 0) - coalesce(rec.units, 0) AS difference,
+    rep.problem, coalesce(rep.customer_price, '{}') AS customer_price, coalesce(rep.proceeds, '{}') AS proceeds
+FROM rc_report_line rep
+FULL JOIN rc_recorded_line rec
+    ON rec.source = rep.source AND rec.begin_date = rep.begin_date AND rec.end_date = rep.end_date
+    AND rec.vendor_identifier = rep.vendor_identifier AND coalesce(rec.app, '') = coalesce(rep.app, '')
+JOIN rc_period per ON per.source = coalesce(rep.source, rec.source)
+    AND per.begin_date = coalesce(rep.begin_date, rec.begin_date)
+    AND per.end_date = coalesce(rep.end_date, rec.end_date)
+-- A product neither side sold nor refunded in the period is not a line.
+WHERE coalesce(rec.units, 0) <> 0 OR coalesce(rec.trials, 0) <> 0 OR rep.source IS NOT NULL;
+
+-- Timing: a difference offset exactly by the opposite difference on the adjacent period of the same product and app.
+CREATE TEMPORARY TABLE rc_timing ON COMMIT DROP AS
+SELECT DISTINCT l.source, l.period_begin, l.period_end, l.vendor_identifier, l.app_bundle_id
+FROM rc_line l
+JOIN rc_line n ON n.source = l.source AND n.vendor_identifier = l.vendor_identifier
+    AND coalesce(n.app_bundle_id, '') = coalesce(l.app_bundle_id, '')
+    AND (n.period_begin = l.period_end + 1 OR n.period_end = l.period_begin - 1)
+    AND n.difference = -l.difference
+WHERE l.difference <> 0 AND l.problem IS NULL AND n.problem IS NULL;
+
+DELETE FROM reconciliation_line l
+USING rc_setting w
+WHERE l.period_begin <= w.last_day AND l.period_end >= w.first_day;
+
+INSERT INTO reconciliation_line (run_id, source, frequency, period_begin, period_end, vendor_identifier,
+    app_bundle_id, parent_identifier, recorded_units, recorded_trials, reported_units, difference, status,
+    customer_price, proceeds, time_zone)
+SELECT w.run_id, l.source, l.frequency, l.period_begin, l.period_end, l.vendor_identifier, l.app_bundle_id,
+    l.parent_identifier, l.recorded_units, l.recorded_trials, l.reported_units, l.difference,
+    CASE
+        WHEN l.problem IS NOT NULL THEN l.problem
+        WHEN l.difference = 0 THEN 'matched'
+        WHEN t.source IS NOT NULL THEN 'timing'
+        WHEN l.reported_units = 0 THEN 'missing-in-report'
+        WHEN l.recorded_units = 0 THEN 'missing-in-receipts'
+        ELSE 'variance'
+    END,
+    l.customer_price, l.proceeds, w.time_zone
+FROM rc_line l
+CROSS JOIN rc_setting w
+LEFT JOIN rc_timing t ON t.source = l.source AND t.period_begin = l.period_begin AND t.period_end = l.period_end
+    AND t.vendor_identifier = l.vendor_identifier AND coalesce(t.app_bundle_id, '') = coalesce(l.app_bundle_id, '')
+ORDER BY l.source, l.period_begin, l.period_end, l.vendor_identifier, l.app_bundle_id;
