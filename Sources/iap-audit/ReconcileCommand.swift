@@ -44,7 +44,8 @@ struct ReconcileCommand: ParsableCommand {
             var lines = [
                 "reconciled \(first) … \(last) (\(summary.timeZone)): \(summary.lines) lines, "
                     + "\(summary.recordedUnits) units recorded, \(summary.reportedUnits) reported",
-                "periods: " + summary.periodsByFrequency.sorted(by: { $0.key < $1.key })
+                "periods: "
+                    + summary.periodsByFrequency.sorted(by: { $0.key < $1.key })
                     .map { "\($0.value) \($0.key)" }.joined(separator: ", "),
             ]
             if summary.daysWithoutSalesReport > 0 {

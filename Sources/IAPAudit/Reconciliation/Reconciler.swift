@@ -23,8 +23,9 @@ public struct Reconciler {
         let zone = try connection.query(
             "SELECT 1 FROM pg_timezone_names WHERE name = $1", [options.timeZone], context: "check time zone")
         guard zone.rowCount == 1 else {
-            throw IAPAuditError.usage("unknown time zone \"\(options.timeZone)\"; use an IANA name such as "
-                + ReconcileOptions.defaultTimeZone)
+            throw IAPAuditError.usage(
+                "unknown time zone \"\(options.timeZone)\"; use an IANA name such as "
+                    + ReconcileOptions.defaultTimeZone)
         }
         let span = try connection.query(
             "SELECT min(begin_date)::text, max(end_date)::text FROM sales_report_period", context: "report span")

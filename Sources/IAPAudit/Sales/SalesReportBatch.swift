@@ -78,8 +78,9 @@ final class SalesReportBatch {
                 case .row(let row):
                     counts.records += 1
                     counts.stored += 1
-                    if let begin = row.beginDate, let end = row.endDate, parser.layout?.isSales == true
-                        || parser.layout == .financial
+                    if let begin = row.beginDate, let end = row.endDate,
+                        parser.layout?.isSales == true
+                            || parser.layout == .financial
                     {
                         periods.insert(Period(begin: begin, end: end))
                     }

@@ -22,7 +22,9 @@ public struct SalesBulkReportWriter: Sendable {
     private static let types = ["IA1", "IA1", "IA1", "IAY", "IAY", "IA9", "IA3", "1F", "7F", "3F"]
 
     /// Writes `reports/S_D_<vendor>_<day>.txt.gz` under `directory`, one per day from `startDay`; returns the files.
-    public func write(to directory: String, startDay: CalendarDay = .defaultStart, vendorNumber: String = "80099999")
+    public func write(
+        to directory: String, startDay: CalendarDay = .defaultStart, vendorNumber: String = "80099999"
+    )
         throws -> [String]
     {
         try ReceiptFileWriter.createDirectory(directory + "/reports")

@@ -15,9 +15,10 @@ struct GeneratedReconciliationTests {
         scenario.seed = 1
         let receipts = try ReceiptDataGenerator(scenario: scenario).write(to: directory, compress: true)
         let sales = try SalesReportGenerator(seed: 3).write(to: directory, receipts: receipts)
-        #expect(Set(sales.plants.map(\.expectedStatus)) == [
-            "variance", "missing-in-report", "missing-in-receipts", "timing", "unknown-product", "parent-mismatch",
-        ])
+        #expect(
+            Set(sales.plants.map(\.expectedStatus)) == [
+                "variance", "missing-in-report", "missing-in-receipts", "timing", "unknown-product", "parent-mismatch",
+            ])
         #expect(!sales.weeklyFiles.isEmpty)
 
         _ = try test.workspace.importCatalog(path: directory + "/" + receipts.catalogPath, bundleID: nil)

@@ -54,16 +54,37 @@ enum ReconciliationFixture {
                 ]),
             receipt(news, [entry("monthly", "t5", at: "03-02 11:00:00", extra: #", "web_order_line_item_id": "W1""#)]),
             // The same billed period restored under another transaction id: still one period.
-            receipt(news, [entry("monthly", "t6", at: "03-02 11:00:00", original: "t5",
-                extra: #", "web_order_line_item_id": "W1""#)]),
-            receipt(news, [entry("monthly", "t7", at: "03-02 11:30:00",
-                extra: #", "web_order_line_item_id": "W2", "is_trial_period": "true""#)]),
+            receipt(
+                news,
+                [
+                    entry(
+                        "monthly", "t6", at: "03-02 11:00:00", original: "t5",
+                        extra: #", "web_order_line_item_id": "W1""#)
+                ]),
+            receipt(
+                news,
+                [
+                    entry(
+                        "monthly", "t7", at: "03-02 11:30:00",
+                        extra: #", "web_order_line_item_id": "W2", "is_trial_period": "true""#)
+                ]),
             // Upgraded away the next day: a sale, and the cancellation is not a refund.
-            receipt(news, [entry("monthly", "t8", at: "03-02 13:00:00", extra: #", "web_order_line_item_id": "W3", "#
-                + #""is_upgraded": "true", "cancellation_date": "2014-03-03 20:00:00 Etc/GMT""#)]),
+            receipt(
+                news,
+                [
+                    entry(
+                        "monthly", "t8", at: "03-02 13:00:00",
+                        extra: #", "web_order_line_item_id": "W3", "#
+                            + #""is_upgraded": "true", "cancellation_date": "2014-03-03 20:00:00 Etc/GMT""#)
+                ]),
             // Refunded on 03-03 Pacific.
-            receipt(game, [entry("removeads", "t9", at: "03-02 14:00:00",
-                extra: #", "cancellation_date": "2014-03-03 18:00:00 Etc/GMT""#)]),
+            receipt(
+                game,
+                [
+                    entry(
+                        "removeads", "t9", at: "03-02 14:00:00",
+                        extra: #", "cancellation_date": "2014-03-03 18:00:00 Etc/GMT""#)
+                ]),
             receipt(
                 game,
                 [entry("coins", "t10", at: "03-02 10:30:00", extra: #", "in_app_ownership_type": "FAMILY_SHARED""#)]),
@@ -79,10 +100,11 @@ enum ReconciliationFixture {
     typealias Row = (sku: String, type: String, units: Int, price: String, parent: String)
 
     static func dailyReport(_ date: String, _ rows: [Row]) -> String {
-        ([SalesTestData.header20] + rows.map {
-            SalesTestData.row20(
-                sku: $0.sku, type: $0.type, units: $0.units, begin: date, price: $0.price, parent: $0.parent)
-        }).joined(separator: "\n") + "\n"
+        ([SalesTestData.header20]
+            + rows.map {
+                SalesTestData.row20(
+                    sku: $0.sku, type: $0.type, units: $0.units, begin: date, price: $0.price, parent: $0.parent)
+            }).joined(separator: "\n") + "\n"
     }
 
     /// Daily reports for 03-02 … 03-09 (the last four with app downloads only: files of identical bytes would be
@@ -109,11 +131,14 @@ enum ReconciliationFixture {
                 paths.append(try test.write("S_D_80000001_2014030\(day).txt", dailyReport(date, rows)))
             }
         }
-        let weekly = ([SalesTestData.header20] + (day3 + day4 + day5).map {
-            SalesTestData.row20(
-                sku: $0.sku, type: $0.type, units: $0.units, begin: "03/03/2014", end: "03/09/2014", price: $0.price,
-                parent: $0.parent)
-        }).joined(separator: "\n") + "\n"
+        let weekly =
+            ([SalesTestData.header20]
+            + (day3 + day4 + day5).map {
+                SalesTestData.row20(
+                    sku: $0.sku, type: $0.type, units: $0.units, begin: "03/03/2014", end: "03/09/2014",
+                    price: $0.price,
+                    parent: $0.parent)
+            }).joined(separator: "\n") + "\n"
         paths.append(try test.write("S_W_80000001_20140309.txt", weekly))
         return paths
     }

@@ -109,9 +109,11 @@ struct ReconciliationTests {
         // In UTC the 21:00-Pacific purchase moves to 03-03: a difference offset on the next day.
         #expect(
             coins == [
-                Line(day: "2014-03-02", product: "coins", app: "com.example.game", recorded: 2, reported: 3,
+                Line(
+                    day: "2014-03-02", product: "coins", app: "com.example.game", recorded: 2, reported: 3,
                     status: "timing"),
-                Line(day: "2014-03-03", product: "coins", app: "com.example.game", recorded: 1, reported: 0,
+                Line(
+                    day: "2014-03-03", product: "coins", app: "com.example.game", recorded: 1, reported: 0,
                     status: "timing"),
             ])
         #expect(throws: IAPAuditError.self) {
@@ -155,12 +157,16 @@ struct ReconciliationTests {
         func row(_ sku: String, _ quantity: Int, _ kind: String) -> String {
             [
                 "03/02/2014", "03/29/2014", " ", " ", sku, String(quantity), "0.70",
-                String(format: "%.2f", 0.7 * Double(quantity)), "USD", kind, "1", "Dev", "T", " ", " ", "IA1", " ", "US",
+                String(format: "%.2f", 0.7 * Double(quantity)), "USD", kind, "1", "Dev", "T", " ", " ", "IA1", " ",
+                "US",
                 " ", " ", quantity < 0 ? "-0.99" : "0.99", "USD",
             ].joined(separator: "\t")
         }
-        let text = [header, row("coins", 5, "S"), row("removeads", 2, "S"), row("removeads", -1, "R"),
-            "Total_Rows\t3", "Total_Amount\t4.20", "Total_Units\t6"].joined(separator: "\n") + "\n"
+        let text =
+            [
+                header, row("coins", 5, "S"), row("removeads", 2, "S"), row("removeads", -1, "R"),
+                "Total_Rows\t3", "Total_Amount\t4.20", "Total_Units\t6",
+            ].joined(separator: "\n") + "\n"
         _ = try test.workspace.ingestSales(paths: [try test.write("80000001_0314_US.txt", text)])
         _ = try test.workspace.reconcile(Self.window)
         let fiscal = try lines(test, source: "financial").map {

@@ -160,7 +160,8 @@ struct SalesIngestBadInputTests {
     @Test func keepsUnknownColumnsAndHostileValuesVerbatim() throws {
         let test = try TestWorkspace()
         let header = SalesTestData.header20 + "\tNew Apple Column"
-        let row = SalesTestData.row20(sku: "'; DROP TABLE purchase; --", units: 1, begin: "03/02/2014")
+        let row =
+            SalesTestData.row20(sku: "'; DROP TABLE purchase; --", units: 1, begin: "03/02/2014")
             + "\t\"quoted\" \\back{slash},"
         let path = try test.write("S_D_80000001_20140302.txt", report([header, row]))
         _ = try test.workspace.ingestSales(paths: [path])
