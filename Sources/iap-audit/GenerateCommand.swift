@@ -24,10 +24,19 @@ struct GenerateCommand: ParsableCommand {
         @Flag(help: "Write plain .jsonl instead of .jsonl.gz.")
         var plain = false
 
+        @Flag(help: "Also write matching daily and weekly sales reports (with planted discrepancies) into reports/.")
+        var withSales = false
+
         func run() throws {
             var scenario = entries > 0 ? ReceiptScenario.benchmark(entries: entries) : ReceiptScenario.small
             if let seed { scenario.seed = seed }
             let manifest = try ReceiptDataGenerator(scenario: scenario).write(to: out, compress: !plain)
+            if withSales {
+                let sales = try SalesReportGenerator().write(to: out, receipts: manifest)
+                print(
+                    "wrote \(sales.dailyFiles.count) daily and \(sales.weeklyFiles.count) weekly sales reports, "
+                        + "\(sales.plants.count) planted discrepancies")
+            }
             print(
                 "wrote \(manifest.files.count) files: \(manifest.records) records (\(manifest.badRecords) bad), "
                     + "\(manifest.transactionEntries) transaction entries, \(manifest.distinctTransactions) distinct "

@@ -40,8 +40,8 @@ enum SummaryPrinter {
             "files: \(summary.filesSeen) seen, \(summary.filesIngested) ingested, "
                 + "\(summary.filesAlreadyIngested) already ingested, \(summary.filesIgnored) ignored",
             "records: \(summary.records) read, \(summary.stored) stored, \(summary.quarantined) quarantined",
-            "transaction entries: \(summary.transactionEntries)",
         ]
+        if summary.transactionEntries > 0 { lines.append("transaction entries: \(summary.transactionEntries)") }
         for (reason, count) in summary.quarantinedByReason.sorted(by: { $0.key < $1.key }) {
             lines.append("  quarantined \(reason): \(count)")
         }

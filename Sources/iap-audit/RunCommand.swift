@@ -7,7 +7,7 @@ import Logging
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run the pipeline: import the catalog, ingest receipts, write reports.",
+        abstract: "Run the pipeline: import the catalog, ingest receipts and sales reports, reconcile, write reports.",
         discussion: """
             Settings come from --config (TOML), overridden by IAP_AUDIT_* environment variables, overridden by \
             flags. --demo uses the embedded database (database iap_audit_demo) and the shipped examples/ data, and \
@@ -29,6 +29,9 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("receipts"), help: "A receipt file or directory (repeatable).")
     var receiptPaths: [String] = []
 
+    @Option(name: .customLong("sales"), help: "A sales or financial report file or directory (repeatable).")
+    var salesPaths: [String] = []
+
     @Option(help: "Directory the reports are written to (default: out).")
     var out: String?
 
@@ -42,8 +45,8 @@ struct RunCommand: ParsableCommand {
     var dryRun = false
 
     func validate() throws {
-        if demo && (catalog != nil || !receiptPaths.isEmpty || config != nil) {
-            throw ValidationError("--demo brings its own data; drop --config, --catalog and --receipts")
+        if demo && (catalog != nil || !receiptPaths.isEmpty || !salesPaths.isEmpty || config != nil) {
+            throw ValidationError("--demo brings its own data; drop --config, --catalog, --receipts and --sales")
         }
     }
 
@@ -82,6 +85,8 @@ struct RunCommand: ParsableCommand {
                     plan = RunPlan(outputDirectory: out ?? configuration.outputDirectory)
                     plan.catalogPath = catalog ?? configuration.catalogPath
                     plan.receiptPaths = receiptPaths.isEmpty ? configuration.receiptPaths : receiptPaths
+                    plan.salesPaths = salesPaths.isEmpty ? configuration.salesPaths : salesPaths
+                    plan.timeZone = configuration.timeZone
                     plan.reportFormats = configuration.reportFormats
                 }
                 plan.reports = reports.isEmpty ? configuration.reports : reports
@@ -94,6 +99,15 @@ struct RunCommand: ParsableCommand {
                     print("catalog: \(catalog.apps) apps, \(catalog.products) products, \(catalog.retired) retired")
                 }
                 SummaryPrinter.print(summary.receipts)
+                if let sales = summary.sales {
+                    print("sales reports:")
+                    SummaryPrinter.print(sales.ingest)
+                }
+                if let lines = summary.reconciliation?.linesByStatus, !lines.isEmpty {
+                    print(
+                        "reconciliation: "
+                            + lines.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+                }
                 print(
                     summary.isDryRun
                         ? "dry run: everything read and checked, nothing kept"
@@ -101,7 +115,8 @@ struct RunCommand: ParsableCommand {
                 logger.info(
                     "run finished",
                     metadata: ["seconds": "\(String(format: "%.2f", Date().timeIntervalSince(started)))"])
-                return settings.isStrict && summary.receipts.quarantined > 0 ? ExitCodes.dataError : 0
+                let quarantined = summary.receipts.quarantined + (summary.sales?.ingest.quarantined ?? 0)
+                return settings.isStrict && quarantined > 0 ? ExitCodes.dataError : 0
             }
         } catch let error as ExitCode {
             exitCode = error.rawValue

@@ -12,13 +12,14 @@ struct ShippedExamplesTests {
     @Test func generatorReproducesTheShippedExamples() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("examples-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        _ = try ReceiptDataGenerator(scenario: .small).write(to: directory.path, compress: false)
+        let receipts = try ReceiptDataGenerator(scenario: .small).write(to: directory.path, compress: false)
+        _ = try SalesReportGenerator().write(to: directory.path, receipts: receipts)
         let shipped = Self.examples
         let relativePaths = try FileManager.default.subpathsOfDirectory(atPath: directory.path)
-            .filter { $0.hasSuffix(".json") || $0.hasSuffix(".jsonl") }
+            .filter { $0.hasSuffix(".json") || $0.hasSuffix(".jsonl") || $0.hasSuffix(".txt.gz") }
             .filter { $0 != "manifest.json" }
             .sorted()
-        #expect(relativePaths.count == 11)
+        #expect(relativePaths.count == 11 + 12 + 1)  // receipts and catalog, daily and weekly reports, their manifest
         for path in relativePaths {
             let generated = try Data(contentsOf: directory.appendingPathComponent(path))
             let committed = try Data(contentsOf: shipped.appendingPathComponent(path))

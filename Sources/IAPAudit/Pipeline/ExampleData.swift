@@ -26,6 +26,7 @@ public enum ExampleData {
         var plan = RunPlan(outputDirectory: outputDirectory)
         plan.catalogPath = (examples as NSString).appendingPathComponent("catalog.json")
         plan.receiptPaths = [(examples as NSString).appendingPathComponent("receipts")]
+        plan.salesPaths = [(examples as NSString).appendingPathComponent("reports")]
         return plan
     }
 }

@@ -4,6 +4,10 @@ public struct RunPlan: Sendable {
     public var catalogPath: String?
     /// Receipt files or directories.
     public var receiptPaths: [String] = []
+    /// Sales and financial report files or directories.
+    public var salesPaths: [String] = []
+    /// The zone of the reports' days, for reconciliation.
+    public var timeZone = ReconcileOptions.defaultTimeZone
     /// Where reports are written.
     public var outputDirectory: String
     /// Reports to write, by name; every shipped report when empty.
@@ -23,6 +27,8 @@ public struct RunPlan: Sendable {
 public struct RunSummary: Sendable, Codable, Equatable {
     public var catalog: CatalogImport.Outcome?
     public var receipts = IngestSummary()
+    public var sales: SalesIngestSummary?
+    public var reconciliation: ReconcileSummary?
     public var reportsWritten: [String] = []
     /// Seconds per stage, in order.
     public var stageSeconds: [String: Double] = [:]

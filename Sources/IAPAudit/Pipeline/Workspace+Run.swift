@@ -6,7 +6,8 @@ extension Workspace {
     /// Advisory-lock key that makes `run` exclusive across processes ("IAPRUN" in ASCII).
     public static let runLockKey: Int64 = 0x4941_5052_554E
 
-    /// `iap-audit run`: catalog → ingest receipts → reports, under the pipeline lock, recorded as one run.
+    /// `iap-audit run`: catalog → ingest receipts → ingest sales → reconcile → reports, under the pipeline lock,
+    /// recorded as one run.
     ///
     /// A `stop` request (SIGINT/SIGTERM) is honoured between files: the file in progress is finished, the run is
     /// recorded as interrupted. A dry run does all of it inside one transaction that is rolled back.
@@ -25,7 +26,8 @@ extension Workspace {
         try recordingRun(
             "run", settings: ["output_directory": plan.outputDirectory],
             outcome: { summary in
-                settings.isStrict && summary.receipts.quarantined > 0 ? (.rejected, 65) : (.succeeded, 0)
+                let quarantined = summary.receipts.quarantined + (summary.sales?.ingest.quarantined ?? 0)
+                return settings.isStrict && quarantined > 0 ? (.rejected, 65) : (.succeeded, 0)
             }
         ) { run in
             var summary = RunSummary()
@@ -40,6 +42,20 @@ extension Workspace {
                         connection: connection, hasher: settings.hasher, runID: run.id, logger: logger)
                     ingest.onProgress = onProgress
                     return try ingest.ingest(paths: plan.receiptPaths, stop: stop)
+                }
+            }
+            if !plan.salesPaths.isEmpty {
+                summary.sales = try timed("ingest sales", into: &summary) {
+                    try SalesIngest(connection: connection, runID: run.id, logger: logger).ingest(
+                        paths: plan.salesPaths)
+                }
+            }
+            try stop.check()
+            // Reconcile whenever reports are stored: new receipts can settle lines of earlier days too.
+            if try connection.query("SELECT EXISTS (SELECT 1 FROM sales_report_period)").bool(0, 0) == true {
+                summary.reconciliation = try timed("reconcile", into: &summary) {
+                    try Reconciler(connection: connection, runID: run.id, logger: logger)
+                        .reconcile(ReconcileOptions(timeZone: plan.timeZone))
                 }
             }
             if !plan.isDryRun {

@@ -63,8 +63,10 @@ public struct SalesReportGenerator: Sendable {
                         units: 1 + Int((day + Int64(app)) % 7), proceeds: "0.00", customerCurrency: "USD",
                         country: "US", proceedsCurrency: "USD", customerPrice: "0.00", parent: " "))
             }
+            // A total order: dictionary iteration order changes from process to process, the files must not.
             dayRows.sort {
-                ($0.sku, $0.productType, $0.country, $0.units) < ($1.sku, $1.productType, $1.country, $1.units)
+                ($0.sku, $0.productType, $0.country, $0.units, String(describing: $0))
+                    < ($1.sku, $1.productType, $1.country, $1.units, String(describing: $1))
             }
             rows[day] = dayRows
             let name = "reports/S_D_\(vendorNumber)_\(SalesReportFileWriter.nameDate(day)).txt.gz"
@@ -92,8 +94,8 @@ public struct SalesReportGenerator: Sendable {
             let name = "reports/S_W_\(vendorNumber)_\(SalesReportFileWriter.nameDate(sunday)).txt.gz"
             let file = try SalesReportFileWriter(path: directory + "/" + name)
             let sorted = sums.sorted {
-                ($0.key.sku, $0.key.productType, $0.key.country, $0.key.customerPrice)
-                    < ($1.key.sku, $1.key.productType, $1.key.country, $1.key.customerPrice)
+                ($0.key.sku, $0.key.productType, $0.key.country, $0.key.customerPrice, String(describing: $0.key))
+                    < ($1.key.sku, $1.key.productType, $1.key.country, $1.key.customerPrice, String(describing: $1.key))
             }
             for (key, units) in sorted where units != 0 {
                 var row = key
