@@ -16,7 +16,7 @@ struct IAPAuditCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             RunCommand.self, IngestCommand.self, CatalogCommand.self, ReportCommand.self, HashUsernameCommand.self,
-            DatabaseCommand.self, InitCommand.self, GenerateCommand.self,
+            DatabaseCommand.self, InitCommand.self, GenerateCommand.self, DetectCommand.self,
         ]
     )
 }
