@@ -1,6 +1,8 @@
 -- Store-account clustering, step 2: apply the components computed from cluster_edge (cluster_root: each node and
 -- the smallest node of its component). $1 = the run id.
 
+ANALYZE cluster_root;
+
 CREATE TEMPORARY TABLE cluster_result ON COMMIT DROP AS
 SELECT n.kind, n.name, 'sa-' || k.name AS key
 FROM cluster_root c
@@ -8,6 +10,7 @@ JOIN cluster_node n ON n.node = c.node
 JOIN cluster_node k ON k.node = c.root
 WHERE n.kind IN ('o', 's');
 CREATE INDEX ON cluster_result (kind, name);
+ANALYZE cluster_result;
 
 -- Clusters that were joined to another, or got a smaller original transaction: renamed, and the rename recorded.
 CREATE TEMPORARY TABLE cluster_remap ON COMMIT DROP AS

@@ -25,6 +25,9 @@ LEFT JOIN product pr ON pr.bundle_id = p.bundle_id AND pr.product_id = p.product
 WHERE r.status = 0 AND NOT r.is_sandbox AND p.environment = 'Production'
   AND p.in_app_ownership_type IS DISTINCT FROM 'FAMILY_SHARED';
 
+-- Temporary tables are never analyzed automatically; without statistics the planner guesses badly at scale.
+ANALYZE cluster_entry;
+
 -- Clusters the new entries reach: their original transactions' and recorded store accounts' current clusters.
 CREATE TEMPORARY TABLE cluster_old_key ON COMMIT DROP AS
 SELECT m.store_account_key AS key
@@ -49,6 +52,7 @@ FROM (
     SELECT 's', store_account FROM cluster_entry WHERE store_account IS NOT NULL
 ) names;
 CREATE UNIQUE INDEX ON cluster_node (kind, name);
+ANALYZE cluster_node;
 
 -- The edges: one app receipt's transactions, one recorded store account's transactions, and each node already in
 -- a cluster to that cluster's key.
