@@ -2,38 +2,55 @@
 -- version: 1
 -- subject: receipt
 -- description: A status-0 receipt with impossible values: a transaction id that is not decimal, a transaction id
---   equal to an app id, an expiry more than max_expiry_years_ahead after the purchase, or an empty in_app on an app
---   receipt that claims a subscription (latest_receipt_info or pending_renewal_info present).
+--   equal to an app id (the catalog's, or any receipt's app_item_id or adam_id), an expiry more than
+--   max_expiry_years_ahead after the purchase, or an empty in_app on an app receipt that claims a subscription
+--   (latest_receipt_info or pending_renewal_info present).
 -- $1: the rule's settings (jsonb): max_expiry_years_ahead.
 WITH s AS (
     SELECT make_interval(years => ($1::jsonb ->> 'max_expiry_years_ahead')::int) AS max_ahead
 ),
+-- Purchases with an impossible value first (one pass over purchase), then the status-0 receipts listing them.
+app_id AS (
+    SELECT apple_id AS id FROM app WHERE apple_id IS NOT NULL
+    UNION
+    SELECT app_item_id FROM receipt WHERE app_item_id IS NOT NULL
+    UNION
+    SELECT adam_id FROM receipt WHERE adam_id IS NOT NULL
+),
+suspect AS (
+    SELECT p.id, p.transaction_id, p.original_transaction_id, p.expires_date,
+           p.transaction_id !~ '^[0-9]+$' AS bad_id,
+           p.original_transaction_id !~ '^[0-9]+$' AS bad_original,
+           (p.transaction_id IN (SELECT id FROM app_id) OR p.original_transaction_id IN (SELECT id FROM app_id))
+               AS is_app_id,
+           p.expires_date > coalesce(p.purchase_date, p.original_purchase_date) + s.max_ahead AS expires_ahead
+    FROM purchase p CROSS JOIN s
+    WHERE p.transaction_id !~ '^[0-9]+$' OR p.original_transaction_id !~ '^[0-9]+$'
+       OR p.transaction_id IN (SELECT id FROM app_id) OR p.original_transaction_id IN (SELECT id FROM app_id)
+       OR p.expires_date > coalesce(p.purchase_date, p.original_purchase_date) + s.max_ahead
+),
 listed AS (
-    SELECT r.id AS receipt_id, r.app_item_id, r.adam_id, a.apple_id, r.request_date, r.recorded_at,
-           p.transaction_id, p.original_transaction_id, p.purchase_date, p.expires_date
-    FROM receipt r
-    JOIN receipt_purchase rp ON rp.receipt_id = r.id
-    JOIN purchase p ON p.id = rp.purchase_id
-    LEFT JOIN app a ON a.bundle_id = r.bundle_id
-    WHERE r.status = 0
+    SELECT r.id AS receipt_id, x.*
+    FROM suspect x
+    JOIN receipt_purchase rp ON rp.purchase_id = x.id
+    JOIN receipt r ON r.id = rp.receipt_id AND r.status = 0
 ),
 problem AS (
     SELECT l.receipt_id, 'transaction id is not decimal' AS problem, l.transaction_id, l.transaction_id AS value
     FROM listed l
-    WHERE l.transaction_id !~ '^[0-9]+$'
+    WHERE l.bad_id
     UNION ALL
     SELECT l.receipt_id, 'original transaction id is not decimal', l.transaction_id, l.original_transaction_id
     FROM listed l
-    WHERE l.original_transaction_id !~ '^[0-9]+$'
+    WHERE l.bad_original
     UNION ALL
     SELECT l.receipt_id, 'transaction id equals an app id', l.transaction_id, l.transaction_id
     FROM listed l
-    WHERE l.transaction_id IN (l.app_item_id, l.adam_id, l.apple_id)
-       OR l.original_transaction_id IN (l.app_item_id, l.adam_id, l.apple_id)
+    WHERE l.is_app_id
     UNION ALL
     SELECT l.receipt_id, 'expiry decades ahead', l.transaction_id, l.expires_date::text
-    FROM listed l CROSS JOIN s
-    WHERE l.expires_date > coalesce(l.purchase_date, l.request_date, l.recorded_at) + s.max_ahead
+    FROM listed l
+    WHERE l.expires_ahead
     UNION ALL
     SELECT r.id, 'empty in_app on a receipt that claims a subscription', NULL, NULL
     FROM receipt r

@@ -20,10 +20,7 @@ ownable AS (
 -- Consumables (and products the catalog does not know): one transaction, several accounts.
 consumable AS (
     SELECT o.transaction_id, min(o.product_id) AS product_id, count(*) AS accounts,
-           min(o.first_posted_at) AS window_start, max(o.first_posted_at) AS window_end,
-           jsonb_agg(jsonb_build_object('account_key', o.account_key, 'first_receipt_id', o.first_receipt_id,
-                                        'first_posted_at', o.first_posted_at)
-                     ORDER BY o.first_posted_at, o.account_key) AS posts
+           min(o.first_posted_at) AS window_start, max(o.first_posted_at) AS window_end
     FROM ownable o CROSS JOIN s
     WHERE o.is_ownable IS NOT TRUE
     GROUP BY o.transaction_id, s.per_transaction
@@ -59,9 +56,7 @@ original_window AS (
 same_bytes AS (
     SELECT r.receipt_data_sha256, count(DISTINCT r.account_key) AS accounts,
            min(coalesce(r.recorded_at, r.request_date)) AS window_start,
-           max(coalesce(r.recorded_at, r.request_date)) AS window_end,
-           jsonb_agg(jsonb_build_object('receipt_id', r.id, 'account_key', r.account_key, 'status', r.status,
-                                        'recorded_at', r.recorded_at) ORDER BY r.id) AS posts
+           max(coalesce(r.recorded_at, r.request_date)) AS window_end
     FROM receipt r CROSS JOIN s
     WHERE r.receipt_data_sha256 IS NOT NULL AND r.account_key IS NOT NULL AND NOT r.is_sandbox
     GROUP BY r.receipt_data_sha256, s.per_receipt
@@ -70,7 +65,12 @@ same_bytes AS (
 SELECT 'transaction' AS subject_kind, c.transaction_id AS subject_key, 'high' AS severity,
        c.window_start, c.window_end, c.accounts::numeric AS score,
        jsonb_build_object('pattern', 'transaction-posted-by-several-accounts', 'transaction_id', c.transaction_id,
-                          'product_id', c.product_id, 'app_accounts', c.accounts, 'posts', c.posts) AS evidence
+                          'product_id', c.product_id, 'app_accounts', c.accounts,
+                          'posts', (SELECT jsonb_agg(jsonb_build_object('account_key', o.account_key,
+                                                         'first_receipt_id', o.first_receipt_id,
+                                                         'first_posted_at', o.first_posted_at)
+                                                     ORDER BY o.first_posted_at, o.account_key)
+                                    FROM account_purchase o WHERE o.transaction_id = c.transaction_id)) AS evidence
 FROM consumable c
 UNION ALL
 SELECT 'transaction', w.original_transaction_id, 'high', w.window_start, w.window_end, w.accounts::numeric,
@@ -91,7 +91,11 @@ SELECT 'receipt-data', encode(b.receipt_data_sha256, 'hex'), 'high', b.window_st
        b.accounts::numeric,
        jsonb_build_object('pattern', 'identical-receipt-posted-by-several-accounts',
            'receipt_data_sha256', encode(b.receipt_data_sha256, 'hex'), 'app_accounts', b.accounts,
-           'posts', b.posts,
+           'posts', (SELECT jsonb_agg(jsonb_build_object('receipt_id', r.id, 'account_key', r.account_key,
+                                          'status', r.status, 'recorded_at', r.recorded_at) ORDER BY r.id)
+                     FROM receipt r
+                     WHERE r.receipt_data_sha256 = b.receipt_data_sha256 AND r.account_key IS NOT NULL
+                       AND NOT r.is_sandbox),
            'transaction_ids', (SELECT jsonb_agg(DISTINCT p.transaction_id)
                                FROM receipt r
                                JOIN receipt_purchase rp ON rp.receipt_id = r.id

@@ -32,7 +32,9 @@ public enum DetectionRule: String, Sendable, CaseIterable, Codable {
         for line in try sql().split(separator: "\n") {
             guard line.hasPrefix("--") else { break }
             let content = line.dropFirst(2).drop { $0 == " " }
-            if content.hasPrefix("version:"), let number = Int(content.dropFirst("version:".count).drop(while: { $0 == " " })) {
+            if content.hasPrefix("version:"),
+                let number = Int(content.dropFirst("version:".count).drop(while: { $0 == " " }))
+            {
                 return number
             }
         }

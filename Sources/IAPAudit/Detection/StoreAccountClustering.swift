@@ -33,7 +33,8 @@ struct StoreAccountClustering {
         let started = DispatchTime.now()
         var outcome = try connection.transaction { () throws -> Outcome in
             var outcome = Outcome()
-            let fingerprint = try connection.query(try SQLResources.query("catalog_fingerprint"))
+            let fingerprint =
+                try connection.query(try SQLResources.query("catalog_fingerprint"))
                 .string(0, 0) ?? ""
             let stored = try connection.query(
                 "SELECT value FROM detection_state WHERE name = 'store_account_catalog'"

@@ -29,7 +29,9 @@ extension FraudPlan {
         // receipt-replay (a): one consumable transaction posted by two accounts.
         let replayed = newID()
         let coins = PlantedEntry("com.example.coinquest.coins550", id: replayed, at: at(day: 4, hour: 8))
-        post("replay1@example.org", at: at(day: 4, hour: 8, minute: 1), response: transactionReceipt(Self.coinQuest, coins))
+        post(
+            "replay1@example.org", at: at(day: 4, hour: 8, minute: 1),
+            response: transactionReceipt(Self.coinQuest, coins))
         post("replay2@example.org", at: at(day: 4, hour: 9), response: transactionReceipt(Self.coinQuest, coins))
         expect(
             "consumable transaction posted by two accounts", "receipt-replay",
@@ -91,7 +93,8 @@ extension FraudPlan {
         post(
             "unknownprod@example.com", at: at(day: 6, hour: 5),
             response: appReceipt(
-                Self.photoFX, inApp: [PlantedEntry("com.example.photofx.hackedpack", id: unknownID, at: at(day: 6, hour: 4))]))
+                Self.photoFX,
+                inApp: [PlantedEntry("com.example.photofx.hackedpack", id: unknownID, at: at(day: 6, hour: 4))]))
         expect(
             "product not in the catalog", "unknown-product",
             FraudManifest.Subject(kind: "transaction", key: unknownID), "warning")
@@ -100,14 +103,17 @@ extension FraudPlan {
         let leak = post(
             "leaker@example.com", at: at(day: 7, hour: 6),
             response: appReceipt(
-                Self.photoFX, inApp: [PlantedEntry("com.example.photofx.credits10", id: newID(), at: at(day: 7, hour: 6))],
+                Self.photoFX,
+                inApp: [PlantedEntry("com.example.photofx.credits10", id: newID(), at: at(day: 7, hour: 6))],
                 environment: "Sandbox", receiptType: "ProductionSandbox"))
         expect("sandbox receipt from a non-tester", "sandbox-in-production", receipt(line: leak), "warning")
 
         // transaction-conflict: one transaction id seen with two products.
         let conflicted = newID()
         var first = PlantedEntry("com.example.coinquest.coins100", id: conflicted, at: at(day: 6, hour: 9))
-        post("conflict@example.com", at: at(day: 6, hour: 9, minute: 1), response: transactionReceipt(Self.coinQuest, first))
+        post(
+            "conflict@example.com", at: at(day: 6, hour: 9, minute: 1),
+            response: transactionReceipt(Self.coinQuest, first))
         first.productID = "com.example.coinquest.coins1200"
         post("conflict@example.com", at: at(day: 6, hour: 10), response: transactionReceipt(Self.coinQuest, first))
         expect(
@@ -160,7 +166,8 @@ extension FraudPlan {
         let forged = post(
             "forged@example.com", at: at(day: 8, hour: 2),
             response: appReceipt(
-                Self.coinQuest, inApp: [PlantedEntry("com.example.coinquest.coins100", id: "1000000abc", at: at(day: 8, hour: 1))]))
+                Self.coinQuest,
+                inApp: [PlantedEntry("com.example.coinquest.coins100", id: "1000000abc", at: at(day: 8, hour: 1))]))
         expect("non-decimal transaction id", "forged-fields", receipt(line: forged), "high")
     }
 }

@@ -11,7 +11,8 @@ extension FraudPlan {
                 post(
                     whale, at: at(day: day, hour: hour, minute: 3), storeAccount: "9100000001",
                     response: appReceipt(
-                        Self.coinQuest, inApp: [PlantedEntry("com.example.coinquest.coins1200", id: id, at: at(day: day, hour: hour))]))
+                        Self.coinQuest,
+                        inApp: [PlantedEntry("com.example.coinquest.coins1200", id: id, at: at(day: day, hour: hour))]))
             }
         }
         trap(
@@ -23,7 +24,8 @@ extension FraudPlan {
         post(
             twoIDs, at: at(day: 3, hour: 10, minute: 1),
             response: appReceipt(
-                Self.coinQuest, inApp: [PlantedEntry("com.example.coinquest.removeads", id: newID(), at: at(day: 3, hour: 10))]))
+                Self.coinQuest,
+                inApp: [PlantedEntry("com.example.coinquest.removeads", id: newID(), at: at(day: 3, hour: 10))]))
         var monthly = PlantedEntry("com.example.dailynews.monthly", id: newID(), at: at(day: 3, hour: 12))
         monthly.subscriptionGroup = Self.dailyNewsGroup
         monthly.expiresMilliseconds = at(day: 33, hour: 12)
@@ -38,7 +40,8 @@ extension FraudPlan {
             post(
                 legacy, at: at(day: day, hour: 19, minute: 1),
                 response: transactionReceipt(
-                    Self.coinQuest, PlantedEntry("com.example.coinquest.coins100", id: newID(), at: at(day: day, hour: 19))))
+                    Self.coinQuest,
+                    PlantedEntry("com.example.coinquest.coins100", id: newID(), at: at(day: day, hour: 19))))
         }
         trap("a consumable-only buyer on iOS 6 receipts", [account(legacy)])
 
@@ -96,17 +99,22 @@ extension FraudPlan {
         let testLine = post(
             tester, at: at(day: 4, hour: 16),
             response: appReceipt(
-                Self.photoFX, inApp: [PlantedEntry("com.example.photofx.credits10", id: newID(), at: at(day: 4, hour: 16))],
+                Self.photoFX,
+                inApp: [PlantedEntry("com.example.photofx.credits10", id: newID(), at: at(day: 4, hour: 16))],
                 environment: "Sandbox", receiptType: "ProductionSandbox"))
         trap("a tester's sandbox receipt", [account(tester), receipt(line: testLine)])
 
         // Restore after a new login: the second account restores the first one's purchase a week later.
         let bought = newID()
         let purchase = PlantedEntry("com.example.photofx.filterspro", id: bought, at: at(day: 2, hour: 11))
-        post("restore.old@example.com", at: at(day: 2, hour: 11, minute: 1), response: appReceipt(Self.photoFX, inApp: [purchase]))
+        post(
+            "restore.old@example.com", at: at(day: 2, hour: 11, minute: 1),
+            response: appReceipt(Self.photoFX, inApp: [purchase]))
         var restored = PlantedEntry("com.example.photofx.filterspro", id: newID(), at: at(day: 9, hour: 18))
         restored.originalTransactionID = bought
-        post("restore.new@example.com", at: at(day: 9, hour: 18, minute: 1), response: appReceipt(Self.photoFX, inApp: [restored]))
+        post(
+            "restore.new@example.com", at: at(day: 9, hour: 18, minute: 1),
+            response: appReceipt(Self.photoFX, inApp: [restored]))
         trap(
             "a restore after a new login",
             [

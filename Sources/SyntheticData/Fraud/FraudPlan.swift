@@ -74,16 +74,17 @@ struct FraudPlan {
         ]
         if let latest { members.append(("latest_receipt_info", PlantedJSON.array(latest.map(\.json)))) }
         if withPendingRenewal, let last = (latest ?? inApp).last {
-            members.append((
-                "pending_renewal_info",
-                PlantedJSON.array([
-                    PlantedJSON.object([
-                        ("auto_renew_product_id", PlantedJSON.string(last.productID)),
-                        ("original_transaction_id", PlantedJSON.string(last.originalTransactionID)),
-                        ("product_id", PlantedJSON.string(last.productID)), ("auto_renew_status", "\"1\""),
+            members.append(
+                (
+                    "pending_renewal_info",
+                    PlantedJSON.array([
+                        PlantedJSON.object([
+                            ("auto_renew_product_id", PlantedJSON.string(last.productID)),
+                            ("original_transaction_id", PlantedJSON.string(last.originalTransactionID)),
+                            ("product_id", PlantedJSON.string(last.productID)), ("auto_renew_status", "\"1\""),
+                        ])
                     ])
-                ])
-            ))
+                ))
         }
         return PlantedJSON.object(members)
     }
@@ -92,7 +93,8 @@ struct FraudPlan {
     func transactionReceipt(_ app: (bundle: String, appItem: String), _ entry: PlantedEntry) -> String {
         var object = entry.json
         object.removeLast()
-        object += ",\"bid\":" + PlantedJSON.string(app.bundle) + ",\"app_item_id\":" + PlantedJSON.string(app.appItem)
+        object +=
+            ",\"bid\":" + PlantedJSON.string(app.bundle) + ",\"app_item_id\":" + PlantedJSON.string(app.appItem)
             + ",\"bvrs\":\"1.0\"}"
         return PlantedJSON.object([("status", "0"), ("receipt", object)])
     }

@@ -19,14 +19,18 @@ import Testing
 
         try test.connection.execute(script: "SET ROLE iap_audit_analyst")
         defer { try? test.connection.execute(script: "RESET ROLE") }
-        for view in ["flags_open", "account_history", "store_account_clusters", "store_account_members",
-                     "rule_hits_daily", "flag"] {
+        for view in [
+            "flags_open", "account_history", "store_account_clusters", "store_account_members",
+            "rule_hits_daily", "flag",
+        ] {
             _ = try test.connection.query("SELECT * FROM \(view) LIMIT 1")
         }
         #expect(try test.count("SELECT count(*) FROM flags_open WHERE rule = 'invalid-receipts'") == 1)
-        for refused in ["SELECT raw FROM receipt LIMIT 1", "SELECT * FROM quarantine LIMIT 1",
-                        "SELECT excerpt FROM quarantine LIMIT 1", "SELECT * FROM purchase LIMIT 1",
-                        "SELECT * FROM input_file LIMIT 1"] {
+        for refused in [
+            "SELECT raw FROM receipt LIMIT 1", "SELECT * FROM quarantine LIMIT 1",
+            "SELECT excerpt FROM quarantine LIMIT 1", "SELECT * FROM purchase LIMIT 1",
+            "SELECT * FROM input_file LIMIT 1",
+        ] {
             let error = #expect(throws: PostgresError.self, "\(refused)") { try test.connection.query(refused) }
             #expect(error?.sqlState == "42501", "\(refused): \(error.map { "\($0)" } ?? "")")
         }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import IAPAudit
 import Testing
+
+@testable import IAPAudit
 
 @Suite struct DetectionSettingsTests {
     @Test func defaultsAreFraudMDs() {

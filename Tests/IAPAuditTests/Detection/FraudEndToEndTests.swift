@@ -51,7 +51,8 @@ import Testing
             let result = try fixture.test.connection.query(
                 "SELECT severity FROM flags_open WHERE rule = $1 AND subject_kind = $2 AND subject_key = $3",
                 [planted.rule, planted.subject.kind, key])
-            #expect(result.rowCount == 1, "\(planted.pattern): no \(planted.rule) flag on \(planted.subject.kind) \(key)")
+            #expect(
+                result.rowCount == 1, "\(planted.pattern): no \(planted.rule) flag on \(planted.subject.kind) \(key)")
             if result.rowCount == 1 {
                 #expect(result.string(0, 0) == planted.severity, "\(planted.pattern): severity")
             }
@@ -79,19 +80,18 @@ import Testing
         }
     }
 
+    static let allFlags =
+        "SELECT id, rule, subject_kind, subject_key, severity, score, evidence::text, updated_at FROM flag ORDER BY id"
+
     @Test func secondDetectCreatesAndChangesNothing() throws {
         let fixture = try Self.shared.get()
         #expect(fixture.first.created > 0)
-        let before = try fixture.test.connection.query(
-            "SELECT id, rule, subject_kind, subject_key, severity, score, evidence::text, updated_at FROM flag ORDER BY id"
-        ).rows
+        let before = try fixture.test.connection.query(Self.allFlags).rows
         let second = try fixture.test.workspace.detect(settings: fixture.settings)
         #expect(second.created == 0)
         #expect(second.updated == 0)
         #expect(second.storeAccounts.filesRead == 0)
-        let after = try fixture.test.connection.query(
-            "SELECT id, rule, subject_kind, subject_key, severity, score, evidence::text, updated_at FROM flag ORDER BY id"
-        ).rows
+        let after = try fixture.test.connection.query(Self.allFlags).rows
         #expect(before == after)
     }
 

@@ -61,14 +61,16 @@ import Testing
         #expect(try test.count("SELECT count(*) FROM store_account WHERE key = 'sa-500' AND is_confirmed") == 1)
 
         let both = try test.write(
-            "c.jsonl", Self.record(account: "b", entries: [("500", "com.example.app.pro"), ("400", "com.example.app.coins")]))
+            "c.jsonl",
+            Self.record(account: "b", entries: [("500", "com.example.app.pro"), ("400", "com.example.app.coins")]))
         _ = try test.workspace.ingestReceipts(paths: [both])
         let summary = try test.workspace.detect(rules: [])
         #expect(summary.storeAccounts.renamed == 1)
         #expect(try test.count("SELECT count(*) FROM store_account") == 1)
         #expect(try test.count("SELECT count(*) FROM store_account WHERE key = 'sa-400' AND is_confirmed") == 1)
         #expect(
-            try test.count("SELECT count(*) FROM store_account_merge WHERE merged_key = 'sa-500' AND into_key = 'sa-400'")
+            try test.count(
+                "SELECT count(*) FROM store_account_merge WHERE merged_key = 'sa-500' AND into_key = 'sa-400'")
                 == 1)
     }
 
@@ -78,8 +80,9 @@ import Testing
         _ = try test.workspace.importCatalog(path: test.directory.path + "/catalog.json", bundleID: nil)
         let path = try test.write(
             "a.jsonl",
-            Self.record(account: "a", entries: [("700", "com.example.app.pro"), ("600", "com.example.app.pro2")],
-                        familyShared: "600")
+            Self.record(
+                account: "a", entries: [("700", "com.example.app.pro"), ("600", "com.example.app.pro2")],
+                familyShared: "600")
                 + Self.record(account: "a", entries: [("800", "com.other.app.x")], bundle: "com.other.app"))
         _ = try test.workspace.ingestReceipts(paths: [path])
         _ = try test.workspace.detect(rules: [])

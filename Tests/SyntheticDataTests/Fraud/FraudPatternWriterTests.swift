@@ -15,8 +15,12 @@ import Testing
         let second = try TemporaryDirectory()
         let manifest = try FraudPatternWriter().write(to: first.path)
         #expect(try FraudPatternWriter().write(to: second.path) == manifest)
-        #expect(try first.contents(of: FraudPatternWriter.receiptFile) == second.contents(of: FraudPatternWriter.receiptFile))
-        #expect(try first.contents(of: FraudPatternWriter.manifestFile) == second.contents(of: FraudPatternWriter.manifestFile))
+        #expect(
+            try first.contents(of: FraudPatternWriter.receiptFile)
+                == second.contents(of: FraudPatternWriter.receiptFile))
+        #expect(
+            try first.contents(of: FraudPatternWriter.manifestFile)
+                == second.contents(of: FraudPatternWriter.manifestFile))
     }
 
     @Test func plantsEveryRuleAndEveryTrapOfFraudMD() throws {
