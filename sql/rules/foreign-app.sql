@@ -10,7 +10,7 @@ WITH s AS (
 ),
 decoded AS (
     SELECT r.*
-    FROM receipt r
+    FROM receipt_summary r
     WHERE r.status IN (0, 21006) AND (r.bundle_id IS NOT NULL OR r.app_item_id IS NOT NULL)
 ),
 -- Products listed by a receipt that the catalog knows under another app only.

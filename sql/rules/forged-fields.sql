@@ -13,9 +13,9 @@ WITH s AS (
 app_id AS (
     SELECT apple_id AS id FROM app WHERE apple_id IS NOT NULL
     UNION
-    SELECT app_item_id FROM receipt WHERE app_item_id IS NOT NULL
+    SELECT app_item_id FROM receipt_summary WHERE app_item_id IS NOT NULL
     UNION
-    SELECT adam_id FROM receipt WHERE adam_id IS NOT NULL
+    SELECT adam_id FROM receipt_summary WHERE adam_id IS NOT NULL
 ),
 suspect AS (
     SELECT p.id, p.transaction_id, p.original_transaction_id, p.expires_date,
@@ -33,7 +33,7 @@ listed AS (
     SELECT r.id AS receipt_id, x.*
     FROM suspect x
     JOIN receipt_purchase rp ON rp.purchase_id = x.id
-    JOIN receipt r ON r.id = rp.receipt_id AND r.status = 0
+    JOIN receipt_summary r ON r.id = rp.receipt_id AND r.status = 0
 ),
 problem AS (
     SELECT l.receipt_id, 'transaction id is not decimal' AS problem, l.transaction_id, l.transaction_id AS value
@@ -53,7 +53,7 @@ problem AS (
     WHERE l.expires_ahead
     UNION ALL
     SELECT r.id, 'empty in_app on a receipt that claims a subscription', NULL, NULL
-    FROM receipt r
+    FROM receipt_summary r
     WHERE r.status = 0 AND r.style = 'ios7'
       AND NOT EXISTS (SELECT 1 FROM receipt_purchase rp WHERE rp.receipt_id = r.id AND rp.source = 'in_app')
       AND (EXISTS (SELECT 1 FROM receipt_purchase rp WHERE rp.receipt_id = r.id AND rp.source = 'latest_receipt_info')
@@ -70,6 +70,6 @@ SELECT 'receipt' AS subject_kind, r.id::text AS subject_key, 'high' AS severity,
                                  ORDER BY x.problem, x.transaction_id)
        ) AS evidence
 FROM (SELECT DISTINCT * FROM problem) x
-JOIN receipt r ON r.id = x.receipt_id
+JOIN receipt_summary r ON r.id = x.receipt_id
 LEFT JOIN input_file f ON f.id = r.file_id
-GROUP BY r.id, f.path
+GROUP BY r.id, r.recorded_at, r.request_date, r.line, r.account_key, r.bundle_id, r.app_item_id, f.path

@@ -15,7 +15,7 @@ WITH s AS (
 ),
 bad AS (
     SELECT r.account_key, r.id, r.status, r.recorded_at
-    FROM receipt r CROSS JOIN s
+    FROM receipt_summary r CROSS JOIN s
     WHERE r.account_key IS NOT NULL AND (r.status = ANY (s.counted) OR r.status = ANY (s.info))
 ),
 candidate AS (

@@ -57,7 +57,7 @@ same_bytes AS (
     SELECT r.receipt_data_sha256, count(DISTINCT r.account_key) AS accounts,
            min(coalesce(r.recorded_at, r.request_date)) AS window_start,
            max(coalesce(r.recorded_at, r.request_date)) AS window_end
-    FROM receipt r CROSS JOIN s
+    FROM receipt_summary r CROSS JOIN s
     WHERE r.receipt_data_sha256 IS NOT NULL AND r.account_key IS NOT NULL AND NOT r.is_sandbox
     GROUP BY r.receipt_data_sha256, s.per_receipt
     HAVING count(DISTINCT r.account_key) >= s.per_receipt
@@ -93,11 +93,11 @@ SELECT 'receipt-data', encode(b.receipt_data_sha256, 'hex'), 'high', b.window_st
            'receipt_data_sha256', encode(b.receipt_data_sha256, 'hex'), 'app_accounts', b.accounts,
            'posts', (SELECT jsonb_agg(jsonb_build_object('receipt_id', r.id, 'account_key', r.account_key,
                                           'status', r.status, 'recorded_at', r.recorded_at) ORDER BY r.id)
-                     FROM receipt r
+                     FROM receipt_summary r
                      WHERE r.receipt_data_sha256 = b.receipt_data_sha256 AND r.account_key IS NOT NULL
                        AND NOT r.is_sandbox),
            'transaction_ids', (SELECT jsonb_agg(DISTINCT p.transaction_id)
-                               FROM receipt r
+                               FROM receipt_summary r
                                JOIN receipt_purchase rp ON rp.receipt_id = r.id
                                JOIN purchase p ON p.id = rp.purchase_id
                                WHERE r.receipt_data_sha256 = b.receipt_data_sha256))

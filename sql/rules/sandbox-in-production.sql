@@ -14,7 +14,7 @@ SELECT 'receipt' AS subject_kind, r.id::text AS subject_key, 'warning' AS severi
            'environment', r.environment, 'receipt_type', r.receipt_type, 'bundle_id', r.bundle_id,
            'transaction_entries', r.transaction_entries
        ) AS evidence
-FROM receipt r
+FROM receipt_summary r
 CROSS JOIN s
 LEFT JOIN input_file f ON f.id = r.file_id
 WHERE r.is_sandbox AND (r.account_key IS NULL OR NOT (r.account_key = ANY (s.testers)))

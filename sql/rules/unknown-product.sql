@@ -15,7 +15,7 @@ SELECT 'transaction' AS subject_kind, p.transaction_id AS subject_key, 'warning'
            'known_under_bundle_ids', (SELECT jsonb_agg(x.bundle_id ORDER BY x.bundle_id) FROM product x
                                       WHERE x.product_id = p.product_id),
            'account_keys', (SELECT jsonb_agg(DISTINCT r.account_key) FROM receipt_purchase rp
-                            JOIN receipt r ON r.id = rp.receipt_id
+                            JOIN receipt_summary r ON r.id = rp.receipt_id
                             WHERE rp.purchase_id = p.id AND r.account_key IS NOT NULL)
        ) AS evidence
 FROM purchase p

@@ -2,8 +2,8 @@ internal import Foundation
 internal import Logging
 internal import Postgres
 
-/// Runs the fraud rules: updates the store-account clusters, refreshes the purchases the rules read, then runs each
-/// rule's SQL and writes its hits as flags.
+/// Runs the fraud rules: updates the store-account clusters, refreshes the receipts and purchases the rules read,
+/// then runs each rule's SQL and writes its hits as flags.
 struct Detector {
     /// Memory each sort or hash of the detection SQL may use before spilling to disk. The default (4 MB) makes the
     /// million-row joins of clustering and the rules spill, which costs about 40% of their time; the session is
@@ -37,8 +37,13 @@ struct Detector {
         summary.storeAccounts.seconds = clustering.seconds
 
         summary.refreshSeconds = try timed {
-            try connection.execute(script: "REFRESH MATERIALIZED VIEW account_purchase", context: "refresh purchases")
-            try connection.execute(script: "ANALYZE account_purchase", context: "analyze purchases")
+            try connection.execute(
+                script: """
+                    REFRESH MATERIALIZED VIEW receipt_summary;
+                    ANALYZE receipt_summary;
+                    REFRESH MATERIALIZED VIEW account_purchase;
+                    ANALYZE account_purchase
+                    """, context: "refresh receipts and purchases")
         }
         for rule in rules {
             summary.rules.append(try run(rule, settings: settings, runID: runID))
