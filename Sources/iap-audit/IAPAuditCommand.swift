@@ -16,7 +16,8 @@ struct IAPAuditCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             RunCommand.self, IngestCommand.self, CatalogCommand.self, ReportCommand.self, HashUsernameCommand.self,
-            ReconcileCommand.self, ConfigCommand.self, DatabaseCommand.self, InitCommand.self, GenerateCommand.self,
+            DetectCommand.self, ReconcileCommand.self, ConfigCommand.self, DatabaseCommand.self, InitCommand.self,
+            GenerateCommand.self,
         ]
     )
 }

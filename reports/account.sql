@@ -1,0 +1,13 @@
+-- title: Account drill-down
+-- description: Everything about one app account, oldest first: its receipts, transactions, the store accounts it
+--   paid from and its flags. Look the account up by its hash: iap-audit hash-username NAME.
+-- param: account text -- the account key (what hash-username prints)
+-- sensitive: false
+
+SELECT to_char(h.at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS at_utc,
+       h.kind,
+       h.ref,
+       h.detail::text AS detail
+FROM account_history h
+WHERE h.account_key = $1
+ORDER BY h.at NULLS FIRST, h.kind, h.ref

@@ -1,0 +1,23 @@
+-- title: Open fraud flags
+-- description: Every open flag, by the day of the last event it covers, rule and severity, with the evidence that
+--   raised it (ids, counts, dates: enough to check by hand). The chart shows hits per rule per day.
+-- param: rule text = null -- only this rule, e.g. many-store-accounts
+-- param: severity text = null -- only this severity: info, warning or high
+-- chart: bar x=day y=hits series=rule
+-- sensitive: false
+
+SELECT to_char(coalesce(f.window_end, f.created_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
+       f.rule,
+       f.severity,
+       f.subject_kind,
+       f.subject_key,
+       to_char(f.window_start AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS window_start_utc,
+       to_char(f.window_end AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS window_end_utc,
+       f.score,
+       1 AS hits,
+       f.id AS flag_id,
+       f.rule_version,
+       f.evidence::text AS evidence
+FROM flags_open f
+WHERE ($1::text IS NULL OR f.rule = $1) AND ($2::text IS NULL OR f.severity = $2)
+ORDER BY day, f.rule, CASE f.severity WHEN 'high' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, f.subject_key

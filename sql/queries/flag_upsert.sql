@@ -1,0 +1,24 @@
+-- Writes one rule's hits (temporary table detect_hit) as flags. $1 = rule id, $2 = rule version, $3 = run id.
+-- Unchanged hits touch nothing; a changed one updates its flag in place (and reopens it if it was dismissed).
+INSERT INTO flag AS f (rule, rule_version, severity, subject_kind, subject_key, window_start, window_end, score,
+    evidence, first_run_id, last_run_id)
+SELECT DISTINCT ON (h.subject_kind, h.subject_key)
+       $1, $2::integer, h.severity, h.subject_kind, h.subject_key, h.window_start, h.window_end, h.score, h.evidence,
+       $3::bigint, $3::bigint
+FROM detect_hit h
+ORDER BY h.subject_kind, h.subject_key,
+         CASE h.severity WHEN 'high' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, h.score DESC
+ON CONFLICT (rule, subject_kind, subject_key) DO UPDATE
+SET rule_version = excluded.rule_version,
+    severity = excluded.severity,
+    window_start = excluded.window_start,
+    window_end = excluded.window_end,
+    score = excluded.score,
+    evidence = excluded.evidence,
+    last_run_id = excluded.last_run_id,
+    updated_at = now(),
+    status = CASE WHEN f.status = 'dismissed' THEN 'open' ELSE f.status END
+WHERE (f.rule_version, f.severity, f.window_start, f.window_end, f.score, f.evidence)
+      IS DISTINCT FROM (excluded.rule_version, excluded.severity, excluded.window_start, excluded.window_end,
+                        excluded.score, excluded.evidence)
+RETURNING (xmax = 0) AS inserted;

@@ -1,0 +1,77 @@
+-- Store-account clustering, step 2: apply the components computed from cluster_edge (cluster_root: each node and
+-- the smallest node of its component). $1 = the run id.
+
+ANALYZE cluster_root;
+
+CREATE TEMPORARY TABLE cluster_result ON COMMIT DROP AS
+SELECT n.kind, n.name, 'sa-' || k.name AS key
+FROM cluster_root c
+JOIN cluster_node n ON n.node = c.node
+JOIN cluster_node k ON k.node = c.root
+WHERE n.kind IN ('o', 's');
+CREATE INDEX ON cluster_result (kind, name);
+ANALYZE cluster_result;
+
+-- Clusters that were joined to another, or got a smaller original transaction: renamed, and the rename recorded.
+CREATE TEMPORARY TABLE cluster_remap ON COMMIT DROP AS
+SELECT k.key AS old_key, r.key AS new_key
+FROM cluster_old_key k
+JOIN cluster_result r ON r.kind = 'o' AND r.name = substr(k.key, 4)
+WHERE r.key <> k.key;
+
+UPDATE store_account_member m SET store_account_key = x.new_key
+FROM cluster_remap x
+WHERE m.store_account_key = x.old_key;
+
+UPDATE store_account_recorded s SET store_account_key = x.new_key
+FROM cluster_remap x
+WHERE s.store_account_key = x.old_key;
+
+INSERT INTO store_account_merge (merged_key, into_key, run_id)
+SELECT old_key, new_key, $1 FROM cluster_remap ORDER BY old_key;
+
+-- Flags on a renamed store account stay, marked superseded: the next rule run names the new key.
+UPDATE flag f SET status = 'superseded', updated_at = now()
+FROM cluster_remap x
+WHERE f.subject_kind = 'store-account' AND f.subject_key = x.old_key AND f.status <> 'superseded';
+
+INSERT INTO store_account_member AS m (original_transaction_id, store_account_key, holds_ownable,
+    first_purchase_date, last_purchase_date)
+SELECT e.ot, r.key, bool_or(e.is_ownable), min(e.purchase_date), max(e.purchase_date)
+FROM cluster_entry e
+JOIN cluster_result r ON r.kind = 'o' AND r.name = e.ot
+GROUP BY e.ot, r.key
+ON CONFLICT (original_transaction_id) DO UPDATE
+SET store_account_key = excluded.store_account_key,
+    holds_ownable = m.holds_ownable OR excluded.holds_ownable,
+    first_purchase_date = least(m.first_purchase_date, excluded.first_purchase_date),
+    last_purchase_date = greatest(m.last_purchase_date, excluded.last_purchase_date);
+
+INSERT INTO store_account_recorded (store_account, store_account_key)
+SELECT name, key FROM cluster_result WHERE kind = 's'
+ON CONFLICT (store_account) DO UPDATE SET store_account_key = excluded.store_account_key;
+
+CREATE TEMPORARY TABLE cluster_affected ON COMMIT DROP AS
+SELECT key FROM cluster_result
+UNION
+SELECT old_key FROM cluster_remap;
+
+DELETE FROM store_account s USING cluster_affected a WHERE s.key = a.key;
+
+INSERT INTO store_account (key, is_confirmed, original_transactions, recorded_store_accounts, holds_ownable,
+    first_purchase_date, last_purchase_date, updated_run_id)
+SELECT m.store_account_key,
+       count(*) >= 2 OR bool_or(m.holds_ownable)
+           OR EXISTS (SELECT 1 FROM store_account_recorded s WHERE s.store_account_key = m.store_account_key),
+       count(*),
+       (SELECT count(*) FROM store_account_recorded s WHERE s.store_account_key = m.store_account_key),
+       bool_or(m.holds_ownable),
+       min(m.first_purchase_date),
+       max(m.last_purchase_date),
+       $1
+FROM store_account_member m
+WHERE m.store_account_key IN (SELECT key FROM cluster_affected)
+GROUP BY m.store_account_key;
+
+INSERT INTO store_account_file (file_id, run_id)
+SELECT file_id, $1 FROM cluster_file;

@@ -1,0 +1,84 @@
+-- Store-account clustering, step 1: the entries of receipt files not yet folded into the clusters, and the graph
+-- nodes they touch. Runs in detect's clustering transaction; temporary tables drop at COMMIT.
+
+CREATE TEMPORARY TABLE cluster_file ON COMMIT DROP AS
+SELECT f.id AS file_id
+FROM input_file f
+WHERE f.kind = 'receipts' AND NOT EXISTS (SELECT 1 FROM store_account_file d WHERE d.file_id = f.id);
+
+-- Production, status-0 transactions of catalog apps; family-shared entries never link accounts. Never device ids,
+-- download ids, our own account or addresses.
+CREATE TEMPORARY TABLE cluster_entry ON COMMIT DROP AS
+SELECT r.id AS receipt_id,
+       r.style,
+       r.store_account,
+       coalesce(p.original_transaction_id, p.transaction_id) AS ot,
+       p.purchase_date,
+       coalesce(pr.type IN ('non-consumable', 'auto-renewable', 'non-renewing', 'free-subscription'), false)
+           AS is_ownable
+FROM cluster_file cf
+JOIN receipt r ON r.file_id = cf.file_id
+JOIN receipt_purchase rp ON rp.receipt_id = r.id
+JOIN purchase p ON p.environment = rp.environment AND p.transaction_id = rp.transaction_id
+JOIN app a ON a.bundle_id = p.bundle_id
+LEFT JOIN product pr ON pr.bundle_id = p.bundle_id AND pr.product_id = p.product_id
+WHERE r.status = 0 AND NOT r.is_sandbox AND p.environment = 'Production'
+  AND p.in_app_ownership_type IS DISTINCT FROM 'FAMILY_SHARED';
+
+-- Temporary tables are never analyzed automatically; without statistics the planner guesses badly at scale.
+ANALYZE cluster_entry;
+
+-- Clusters the new entries reach: their original transactions' and recorded store accounts' current clusters.
+CREATE TEMPORARY TABLE cluster_old_key ON COMMIT DROP AS
+SELECT m.store_account_key AS key
+FROM store_account_member m
+WHERE m.original_transaction_id IN (SELECT ot FROM cluster_entry)
+UNION
+SELECT s.store_account_key
+FROM store_account_recorded s
+WHERE s.store_account IN (SELECT store_account FROM cluster_entry WHERE store_account IS NOT NULL);
+
+-- Graph nodes, numbered so that original transactions come first in (length, text) order: then the smallest node
+-- of a cluster is its smallest original transaction id, which names it. A key "sa-X" is node X itself.
+CREATE TEMPORARY TABLE cluster_node ON COMMIT DROP AS
+SELECT (row_number() OVER (ORDER BY kind, length(name), name COLLATE "C") - 1)::bigint AS node, kind, name
+FROM (
+    SELECT 'o' AS kind, ot AS name FROM cluster_entry
+    UNION
+    SELECT 'o', substr(key, 4) FROM cluster_old_key
+    UNION
+    SELECT 'r', receipt_id::text FROM cluster_entry WHERE style = 'ios7'
+    UNION
+    SELECT 's', store_account FROM cluster_entry WHERE store_account IS NOT NULL
+) names;
+CREATE UNIQUE INDEX ON cluster_node (kind, name);
+ANALYZE cluster_node;
+
+-- The edges: one app receipt's transactions, one recorded store account's transactions, and each node already in
+-- a cluster to that cluster's key.
+CREATE TEMPORARY TABLE cluster_edge ON COMMIT DROP AS
+SELECT DISTINCT a.node AS a, b.node AS b
+FROM cluster_entry e
+JOIN cluster_node a ON a.kind = 'r' AND a.name = e.receipt_id::text
+JOIN cluster_node b ON b.kind = 'o' AND b.name = e.ot
+WHERE e.style = 'ios7'
+UNION
+SELECT a.node, b.node
+FROM cluster_entry e
+JOIN cluster_node a ON a.kind = 's' AND a.name = e.store_account
+JOIN cluster_node b ON b.kind = 'o' AND b.name = e.ot
+UNION
+SELECT a.node, b.node
+FROM store_account_member m
+JOIN cluster_node a ON a.kind = 'o' AND a.name = m.original_transaction_id
+JOIN cluster_node b ON b.kind = 'o' AND b.name = substr(m.store_account_key, 4)
+UNION
+SELECT a.node, b.node
+FROM store_account_recorded s
+JOIN cluster_node a ON a.kind = 's' AND a.name = s.store_account
+JOIN cluster_node b ON b.kind = 'o' AND b.name = substr(s.store_account_key, 4);
+
+CREATE TEMPORARY TABLE cluster_root (
+    node  bigint PRIMARY KEY,
+    root  bigint NOT NULL
+) ON COMMIT DROP;

@@ -1,0 +1,75 @@
+-- rule: forged-fields
+-- version: 1
+-- subject: receipt
+-- description: A status-0 receipt with impossible values: a transaction id that is not decimal, a transaction id
+--   equal to an app id (the catalog's, or any receipt's app_item_id or adam_id), an expiry more than
+--   max_expiry_years_ahead after the purchase, or an empty in_app on an app receipt that claims a subscription
+--   (latest_receipt_info or pending_renewal_info present).
+-- $1: the rule's settings (jsonb): max_expiry_years_ahead.
+WITH s AS (
+    SELECT make_interval(years => ($1::jsonb ->> 'max_expiry_years_ahead')::int) AS max_ahead
+),
+-- Purchases with an impossible value first (one pass over purchase), then the status-0 receipts listing them.
+app_id AS (
+    SELECT apple_id AS id FROM app WHERE apple_id IS NOT NULL
+    UNION
+    SELECT app_item_id FROM receipt_summary WHERE app_item_id IS NOT NULL
+    UNION
+    SELECT adam_id FROM receipt_summary WHERE adam_id IS NOT NULL
+),
+suspect AS (
+    SELECT p.id, p.environment, p.transaction_id, p.original_transaction_id, p.expires_date,
+           p.transaction_id !~ '^[0-9]+$' AS bad_id,
+           p.original_transaction_id !~ '^[0-9]+$' AS bad_original,
+           (p.transaction_id IN (SELECT id FROM app_id) OR p.original_transaction_id IN (SELECT id FROM app_id))
+               AS is_app_id,
+           p.expires_date > coalesce(p.purchase_date, p.original_purchase_date) + s.max_ahead AS expires_ahead
+    FROM purchase p CROSS JOIN s
+    WHERE p.transaction_id !~ '^[0-9]+$' OR p.original_transaction_id !~ '^[0-9]+$'
+       OR p.transaction_id IN (SELECT id FROM app_id) OR p.original_transaction_id IN (SELECT id FROM app_id)
+       OR p.expires_date > coalesce(p.purchase_date, p.original_purchase_date) + s.max_ahead
+),
+listed AS (
+    SELECT r.id AS receipt_id, x.*
+    FROM suspect x
+    JOIN receipt_purchase rp ON rp.environment = x.environment AND rp.transaction_id = x.transaction_id
+    JOIN receipt_summary r ON r.id = rp.receipt_id AND r.status = 0
+),
+problem AS (
+    SELECT l.receipt_id, 'transaction id is not decimal' AS problem, l.transaction_id, l.transaction_id AS value
+    FROM listed l
+    WHERE l.bad_id
+    UNION ALL
+    SELECT l.receipt_id, 'original transaction id is not decimal', l.transaction_id, l.original_transaction_id
+    FROM listed l
+    WHERE l.bad_original
+    UNION ALL
+    SELECT l.receipt_id, 'transaction id equals an app id', l.transaction_id, l.transaction_id
+    FROM listed l
+    WHERE l.is_app_id
+    UNION ALL
+    SELECT l.receipt_id, 'expiry decades ahead', l.transaction_id, l.expires_date::text
+    FROM listed l
+    WHERE l.expires_ahead
+    UNION ALL
+    SELECT r.id, 'empty in_app on a receipt that claims a subscription', NULL, NULL
+    FROM receipt_summary r
+    WHERE r.status = 0 AND r.style = 'ios7'
+      AND NOT EXISTS (SELECT 1 FROM receipt_purchase rp WHERE rp.receipt_id = r.id AND rp.source = 'in_app')
+      AND (EXISTS (SELECT 1 FROM receipt_purchase rp WHERE rp.receipt_id = r.id AND rp.source = 'latest_receipt_info')
+           OR EXISTS (SELECT 1 FROM pending_renewal n WHERE n.receipt_id = r.id))
+)
+SELECT 'receipt' AS subject_kind, r.id::text AS subject_key, 'high' AS severity,
+       coalesce(r.recorded_at, r.request_date) AS window_start, coalesce(r.recorded_at, r.request_date) AS window_end,
+       count(*)::numeric AS score,
+       jsonb_build_object(
+           'receipt_id', r.id, 'file', f.path, 'line', r.line, 'account_key', r.account_key,
+           'bundle_id', r.bundle_id, 'app_item_id', r.app_item_id,
+           'problems', jsonb_agg(jsonb_build_object('problem', x.problem, 'transaction_id', x.transaction_id,
+                                                    'value', x.value)
+                                 ORDER BY x.problem, x.transaction_id)
+       ) AS evidence
+FROM (SELECT DISTINCT * FROM problem) x
+JOIN receipt_summary r ON r.id = x.receipt_id
+LEFT JOIN input_file f ON f.id = r.file_id
+GROUP BY r.id, r.recorded_at, r.request_date, r.line, r.account_key, r.bundle_id, r.app_item_id, f.path

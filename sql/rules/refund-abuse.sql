@@ -1,0 +1,69 @@
+-- rule: refund-abuse
+-- version: 1
+-- subject: app-account
+-- description: Within window_days (by purchase date): >= warning_refunds refunded purchases (>= high_refunds:
+--   high), or a refund rate >= min_refund_rate over >= min_purchases_for_rate purchases. Refunds with an ignored
+--   cancellation_reason (1: a problem in our app) are listed but not counted; upgrades and family-shared entries
+--   are neither purchases nor refunds.
+-- $1: the rule's settings (jsonb).
+WITH s AS (
+    SELECT make_interval(days => ($1::jsonb ->> 'window_days')::int) AS window_length,
+           ($1::jsonb ->> 'window_days')::int AS window_days,
+           ($1::jsonb ->> 'warning_refunds')::int AS warning_at,
+           ($1::jsonb ->> 'high_refunds')::int AS high_at,
+           ($1::jsonb ->> 'min_refund_rate')::numeric AS min_rate,
+           ($1::jsonb ->> 'min_purchases_for_rate')::int AS min_purchases,
+           ARRAY(SELECT jsonb_array_elements_text($1::jsonb -> 'ignored_cancellation_reasons')::int) AS ignored
+),
+paid AS (
+    SELECT ap.account_key, ap.transaction_id, ap.product_id, ap.purchase_date, ap.cancellation_date,
+           ap.cancellation_reason,
+           ap.cancellation_date IS NOT NULL AND NOT coalesce(ap.cancellation_reason = ANY (s.ignored), false)
+               AS is_refund
+    FROM account_purchase ap CROSS JOIN s
+    WHERE ap.is_payment AND ap.purchase_date IS NOT NULL
+),
+candidate AS (
+    SELECT p.account_key
+    FROM paid p CROSS JOIN s
+    GROUP BY p.account_key, s.warning_at, s.min_rate, s.min_purchases
+    HAVING count(*) FILTER (WHERE p.is_refund)
+           >= least(s.warning_at, greatest(1, ceil(s.min_rate * s.min_purchases)))
+),
+cpaid AS (
+    SELECT p.* FROM paid p JOIN candidate USING (account_key)
+),
+windowed AS (
+    SELECT e.account_key, e.purchase_date AS window_end, min(p.purchase_date) AS window_start,
+           count(*) AS purchases, count(*) FILTER (WHERE p.is_refund) AS refunds
+    FROM (SELECT DISTINCT account_key, purchase_date FROM cpaid) e
+    CROSS JOIN s
+    JOIN cpaid p ON p.account_key = e.account_key
+        AND p.purchase_date > e.purchase_date - s.window_length AND p.purchase_date <= e.purchase_date
+    GROUP BY e.account_key, e.purchase_date
+),
+fired AS (
+    SELECT DISTINCT ON (w.account_key) w.*,
+           CASE WHEN w.refunds >= s.high_at THEN 'high' ELSE 'warning' END AS severity
+    FROM windowed w CROSS JOIN s
+    WHERE w.refunds >= s.warning_at
+       OR (w.purchases >= s.min_purchases AND w.refunds::numeric / w.purchases >= s.min_rate)
+    ORDER BY w.account_key, w.refunds DESC, w.window_end
+)
+SELECT 'app-account' AS subject_kind, f.account_key AS subject_key, f.severity, f.window_start, f.window_end,
+       f.refunds::numeric AS score,
+       jsonb_build_object(
+           'window_days', s.window_days, 'purchases', f.purchases, 'refunds', f.refunds,
+           'refund_rate', round(f.refunds::numeric / f.purchases, 3),
+           'refunded', (SELECT jsonb_agg(jsonb_build_object('transaction_id', p.transaction_id,
+                                             'product_id', p.product_id, 'purchase_date', p.purchase_date,
+                                             'cancellation_date', p.cancellation_date,
+                                             'cancellation_reason', p.cancellation_reason,
+                                             'counted', p.is_refund)
+                                         ORDER BY p.purchase_date, p.transaction_id)
+                        FROM cpaid p
+                        WHERE p.account_key = f.account_key AND p.cancellation_date IS NOT NULL
+                          AND p.purchase_date >= f.window_start AND p.purchase_date <= f.window_end)
+       ) AS evidence
+FROM fired f
+CROSS JOIN s
