@@ -11,6 +11,11 @@ extension Connection {
         defer { transactionDepth = depth }
         do {
             let result = try body()
+            if depth > 0 {
+                // A savepoint's release fires no ON COMMIT DROP: drop the unit's temporary tables as its own COMMIT
+                // would have, so the next unit can create them again. (Nested units own no outer temporary tables.)
+                try execute(script: "DISCARD TEMP", context: "drop temporary tables")
+            }
             try execute(script: depth == 0 ? "COMMIT" : "RELEASE SAVEPOINT \(savepoint)", context: "commit")
             return result
         } catch {

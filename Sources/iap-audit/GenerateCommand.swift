@@ -27,10 +27,17 @@ struct GenerateCommand: ParsableCommand {
         @Flag(help: "Also write matching daily and weekly sales reports (with planted discrepancies) into reports/.")
         var withSales = false
 
+        @Flag(help: "Also plant every fraud rule's pattern and FRAUD.md's false-positive traps (receipts/fraud/).")
+        var withFraud = false
+
         func run() throws {
             var scenario = entries > 0 ? ReceiptScenario.benchmark(entries: entries) : ReceiptScenario.small
             if let seed { scenario.seed = seed }
             let manifest = try ReceiptDataGenerator(scenario: scenario).write(to: out, compress: !plain)
+            if withFraud {
+                let fraud = try FraudPatternWriter().write(to: out)
+                print("planted \(fraud.planted.count) fraud patterns and \(fraud.traps.count) false-positive traps")
+            }
             if withSales {
                 let sales = try SalesReportGenerator().write(to: out, receipts: manifest)
                 print(

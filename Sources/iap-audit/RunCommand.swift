@@ -7,7 +7,7 @@ import Logging
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run the pipeline: import the catalog, ingest receipts and sales reports, reconcile, write reports.",
+        abstract: "Run the pipeline: catalog, receipts, sales reports, fraud detection, reconciliation, reports.",
         discussion: """
             Settings come from --config (TOML), overridden by IAP_AUDIT_* environment variables, overridden by \
             flags. --demo uses the embedded database (database iap_audit_demo) and the shipped examples/ data, and \
@@ -87,6 +87,7 @@ struct RunCommand: ParsableCommand {
                     plan.receiptPaths = receiptPaths.isEmpty ? configuration.receiptPaths : receiptPaths
                     plan.salesPaths = salesPaths.isEmpty ? configuration.salesPaths : salesPaths
                     plan.timeZone = configuration.timeZone
+                    plan.detection = configuration.detection
                     plan.reportFormats = configuration.reportFormats
                 }
                 plan.reports = reports.isEmpty ? configuration.reports : reports
@@ -102,6 +103,11 @@ struct RunCommand: ParsableCommand {
                 if let sales = summary.sales {
                     print("sales reports:")
                     SummaryPrinter.print(sales.ingest)
+                }
+                if let detection = summary.detection {
+                    print(
+                        "flags: \(detection.created) new, \(detection.updated) updated, "
+                            + "\(detection.rules.reduce(0) { $0 + $1.hits }) hits over \(detection.rules.count) rules")
                 }
                 if let lines = summary.reconciliation?.linesByStatus, !lines.isEmpty {
                     print(

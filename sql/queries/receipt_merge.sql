@@ -44,6 +44,3 @@ WHERE p.product_id IS DISTINCT FROM s.product_id
    OR date_trunc('second', p.purchase_date) IS DISTINCT FROM date_trunc('second', s.purchase_date)
    OR p.original_transaction_id IS DISTINCT FROM s.original_transaction_id
 ON CONFLICT (receipt_id, source, ordinal) DO NOTHING;
-
--- ON COMMIT DROP does not fire when this file's work is a savepoint inside a dry run's transaction.
-DROP TABLE stage_entry;

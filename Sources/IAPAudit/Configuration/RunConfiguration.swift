@@ -32,6 +32,8 @@ public struct RunConfiguration: Sendable, Equatable {
     public var logFormat = "plain"
     /// `[logging] level`.
     public var logLevel = "info"
+    /// `[detection.<rule>]` thresholds and windows (FRAUD.md's defaults where the file is silent).
+    public var detection = DetectionSettings()
     /// Where each key's value came from.
     public var sources: [String: Source] = [:]
 
@@ -57,7 +59,15 @@ public struct RunConfiguration: Sendable, Equatable {
         let document: TOMLDocument
         do { document = try TOMLDocument.parse(text) } catch { throw IAPAuditError.configuration("\(path): \(error)") }
         var configuration = RunConfiguration()
+        var detectionOverrides: [String: [String: Any]] = [:]
+        let detectionDefaults = try detectionDefaultValues()
         for (key, entry) in document.entries.sorted(by: { $0.value.line < $1.value.line }) {
+            if key.hasPrefix("detection.") {
+                try readDetectionSetting(
+                    key, entry, defaults: detectionDefaults, into: &detectionOverrides, path: path)
+                configuration.sources[key] = .file
+                continue
+            }
             guard let expected = keys[key] else {
                 throw IAPAuditError.configuration(
                     "\(path) line \(entry.line): unknown key \(key) (known: \(keys.keys.sorted().joined(separator: ", ")))"
@@ -110,10 +120,62 @@ public struct RunConfiguration: Sendable, Equatable {
             }
             configuration.sources[key] = .file
         }
+        if !detectionOverrides.isEmpty {
+            do {
+                let json = try JSONSerialization.data(withJSONObject: detectionOverrides)
+                configuration.detection = try JSONDecoder().decode(DetectionSettings.self, from: json)
+            } catch {
+                throw IAPAuditError.configuration("\(path): [detection] settings: \(error)")
+            }
+        }
         // Relative paths in a file are relative to the file, so cron's working directory does not matter.
         let base = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent()
         configuration.resolvePaths(relativeTo: base)
         return configuration
+    }
+
+    /// The default detection settings as section → key → value, to know which keys and types exist.
+    private static func detectionDefaultValues() throws(IAPAuditError) -> [String: [String: Any]] {
+        guard let text = try? DetectionSettings().jsonText(),
+            let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: [String: Any]]
+        else { throw IAPAuditError.internalInconsistency("detection settings do not encode as JSON sections") }
+        return object
+    }
+
+    /// Checks one `detection.<section>.<key>` entry against the defaults and records it.
+    private static func readDetectionSetting(
+        _ key: String, _ entry: TOMLDocument.Entry, defaults: [String: [String: Any]],
+        into overrides: inout [String: [String: Any]], path: String
+    ) throws(IAPAuditError) {
+        let parts = key.split(separator: ".").map(String.init)
+        guard parts.count == 3, let section = defaults[parts[1]], let current = section[parts[2]] else {
+            let known = defaults.keys.sorted().flatMap { name in
+                (defaults[name] ?? [:]).keys.sorted().map { "detection.\(name).\($0)" }
+            }
+            throw IAPAuditError.configuration(
+                "\(path) line \(entry.line): unknown key \(key) (known: \(known.joined(separator: ", ")))")
+        }
+        func plain(_ value: TOMLValue) -> Any {
+            switch value {
+            case .string(let text): text
+            case .integer(let number): number
+            case .float(let number): number
+            case .boolean(let flag): flag
+            case .array(let values): values.map(plain)
+            }
+        }
+        let isCompatible: Bool
+        switch entry.value {
+        case .array: isCompatible = current is [Any]
+        case .string: isCompatible = current is String
+        case .integer, .float: isCompatible = current is NSNumber && !(current is [Any])
+        case .boolean: isCompatible = current is NSNumber
+        }
+        guard isCompatible else {
+            throw IAPAuditError.configuration(
+                "\(path) line \(entry.line): \(key) takes a value like \(current), not \(entry.value.typeName)")
+        }
+        overrides[parts[1], default: [:]][parts[2]] = plain(entry.value)
     }
 
     /// Applies `IAP_AUDIT_*` environment overrides (lists are colon-separated, like PATH).
@@ -151,6 +213,10 @@ public struct RunConfiguration: Sendable, Equatable {
         line("privacy.pepper_file", pepperFile.map { quoted($0) + " (contents not shown)" } ?? "(none)")
         line("logging.format", quoted(logFormat))
         line("logging.level", quoted(logLevel))
+        if let text = try? detection.jsonText() {
+            lines.append(
+                "detection = \(text)  # \(sources.keys.contains { $0.hasPrefix("detection.") } ? "file" : "default")")
+        }
         return lines.joined(separator: "\n")
     }
 

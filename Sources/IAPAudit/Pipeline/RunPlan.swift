@@ -6,6 +6,8 @@ public struct RunPlan: Sendable {
     public var receiptPaths: [String] = []
     /// Sales and financial report files or directories.
     public var salesPaths: [String] = []
+    /// Fraud rule thresholds and windows.
+    public var detection = DetectionSettings()
     /// The zone of the reports' days, for reconciliation.
     public var timeZone = ReconcileOptions.defaultTimeZone
     /// Where reports are written.
@@ -28,6 +30,7 @@ public struct RunSummary: Sendable, Codable, Equatable {
     public var catalog: CatalogImport.Outcome?
     public var receipts = IngestSummary()
     public var sales: SalesIngestSummary?
+    public var detection: DetectionSummary?
     public var reconciliation: ReconcileSummary?
     public var reportsWritten: [String] = []
     /// Seconds per stage, in order.

@@ -6,7 +6,7 @@ extension Workspace {
     /// Advisory-lock key that makes `run` exclusive across processes ("IAPRUN" in ASCII).
     public static let runLockKey: Int64 = 0x4941_5052_554E
 
-    /// `iap-audit run`: catalog → ingest receipts → ingest sales → reconcile → reports, under the pipeline lock,
+    /// `iap-audit run`: catalog → ingest receipts → ingest sales → detect → reconcile → reports, under the lock,
     /// recorded as one run.
     ///
     /// A `stop` request (SIGINT/SIGTERM) is honoured between files: the file in progress is finished, the run is
@@ -49,6 +49,13 @@ extension Workspace {
                     try SalesIngest(connection: connection, runID: run.id, logger: logger).ingest(
                         paths: plan.salesPaths)
                 }
+            }
+            try stop.check()
+            summary.detection = try timed("detect", into: &summary) {
+                try Detector(connection: connection, logger: logger)
+                    .run(
+                        rules: DetectionRule.allCases, settings: plan.detection, runID: run.id,
+                        rebuildStoreAccounts: false)
             }
             try stop.check()
             // Reconcile whenever reports are stored: new receipts can settle lines of earlier days too.

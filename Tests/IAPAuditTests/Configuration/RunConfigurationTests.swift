@@ -62,3 +62,34 @@ struct RunConfigurationTests {
         #expect(shown.contains("database.url = \"postgresql://audit:****@db.example/iap\"  # file"))
     }
 }
+
+struct DetectionConfigurationTests {
+    func load(_ text: String) throws -> RunConfiguration {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("detect-\(UUID().uuidString).toml")
+            .path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return try RunConfiguration.load(path: path)
+    }
+
+    @Test func ruleThresholdsComeFromTheFileAndTheRestKeepFraudDefaults() throws {
+        let configuration = try load(
+            """
+            [detection.refund_abuse]
+            window_days = 30
+            [detection.sandbox_in_production]
+            tester_account_keys = ["5041a3e2-63c6694a-fb3d6633-6c85ce5b-b6be5894-efcc93f4-4d98c7fe-4a548a68"]
+            """)
+        #expect(configuration.detection.refundAbuse.windowDays == 30)
+        #expect(configuration.detection.sandboxInProduction.testerAccountKeys.count == 1)
+        #expect(configuration.detection.manyStoreAccounts == DetectionSettings().manyStoreAccounts)
+    }
+
+    @Test func unknownRuleKeysAndWrongTypesNameTheLine() {
+        #expect { try load("[detection.refund_abuse]\nwindow_dayz = 30\n") } throws: {
+            "\($0)".contains("line 2") && "\($0)".contains("detection.refund_abuse.window_dayz")
+        }
+        #expect { try load("[detection.refund_abuse]\nwindow_days = \"thirty\"\n") } throws: {
+            "\($0)".contains("line 2")
+        }
+    }
+}
