@@ -21,7 +21,7 @@ import Testing
         defer { try? test.connection.execute(script: "RESET ROLE") }
         for view in [
             "flags_open", "account_history", "store_account_clusters", "store_account_members",
-            "rule_hits_daily", "flag",
+            "rule_hits_daily", "flag", "reconciliation_line", "app", "product",
         ] {
             _ = try test.connection.query("SELECT * FROM \(view) LIMIT 1")
         }
@@ -29,7 +29,7 @@ import Testing
         for refused in [
             "SELECT raw FROM receipt LIMIT 1", "SELECT * FROM quarantine LIMIT 1",
             "SELECT excerpt FROM quarantine LIMIT 1", "SELECT * FROM purchase LIMIT 1",
-            "SELECT * FROM input_file LIMIT 1",
+            "SELECT * FROM input_file LIMIT 1", "SELECT * FROM sales_report_row LIMIT 1",
         ] {
             let error = #expect(throws: PostgresError.self, "\(refused)") { try test.connection.query(refused) }
             #expect(error?.sqlState == "42501", "\(refused): \(error.map { "\($0)" } ?? "")")
