@@ -78,4 +78,34 @@ struct OperatingTests {
         #expect(try BinaryUnderTest.run(arguments).status == 0)
         #expect(try test.count("SELECT count(*) FROM pipeline_run WHERE outcome = 'succeeded'") == 1)
     }
+
+    @Test func twoRunsAtOnceOneWorksTheOtherExitsSeventyFiveAtOnce() throws {
+        let test = try TestWorkspace()
+        var scenario = ReceiptScenario.benchmark(entries: 40_000)
+        scenario.seed = 3
+        _ = try ReceiptDataGenerator(scenario: scenario).write(to: test.directory.path, compress: true)
+        let arguments = [
+            "run", "--database-url", test.conninfo, "--receipts",
+            test.directory.appendingPathComponent("receipts").path,
+            "--out", test.directory.appendingPathComponent("out").path,
+        ]
+        let (first, stdout, stderr) = try BinaryUnderTest.start(arguments)
+        defer {
+            try? FileManager.default.removeItem(at: stdout)
+            try? FileManager.default.removeItem(at: stderr)
+        }
+        // The first run holds the lock once it has stored a file.
+        for _ in 0..<600 where try test.count("SELECT count(*) FROM input_file") == 0 { usleep(50_000) }
+        let firstWasRunning = first.isRunning
+        let started = Date()
+        let second = try BinaryUnderTest.run(arguments)
+        let secondSeconds = Date().timeIntervalSince(started)
+        first.waitUntilExit()
+        #expect(firstWasRunning)
+        #expect(second.status == 75)
+        #expect(second.stderr.contains("another iap-audit run holds the lock"))
+        #expect(secondSeconds < 10, "the second run must give up at once, not wait")
+        #expect(first.terminationStatus == 0)
+        #expect(try test.count("SELECT count(*) FROM pipeline_run WHERE outcome = 'succeeded'") == 1)
+    }
 }
