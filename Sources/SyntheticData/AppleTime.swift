@@ -1,3 +1,5 @@
+internal import AppStoreFormats
+
 /// Calendar arithmetic on epoch milliseconds, including the US Pacific daylight-saving rules Apple's `_pst` fields
 /// follow, done with integers so every platform formats the same instant the same way (and fast: no `DateFormatter`).
 enum AppleTime {
@@ -14,33 +16,18 @@ enum AppleTime {
         var second: Int
     }
 
-    /// Days since 1970-01-01 of a civil date (Howard Hinnant's `days_from_civil`).
+    /// Days since 1970-01-01 of a civil date.
     static func epochDay(year: Int, month: Int, day: Int) -> Int64 {
-        let shiftedYear = Int64(month <= 2 ? year - 1 : year)
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let monthIndex = Int64(month > 2 ? month - 3 : month + 9)
-        let dayOfYear = (153 * monthIndex + 2) / 5 + Int64(day) - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        Int64(CalendarMath.daysFromCivil(year: year, month: month, day: day))
     }
 
-    /// The civil date of a day count since 1970-01-01 (Hinnant's `civil_from_days`).
+    /// The civil date of a day count since 1970-01-01.
     static func civil(fromEpochDay epochDay: Int64) -> (year: Int, month: Int, day: Int) {
-        let shifted = epochDay + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (Int(year), Int(month), Int(day))
+        CalendarMath.civilFromDays(Int(epochDay))
     }
 
     static func isLeapYear(_ year: Int) -> Bool {
-        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+        CalendarMath.isLeap(year)
     }
 
     static func daysInMonth(year: Int, month: Int) -> Int {

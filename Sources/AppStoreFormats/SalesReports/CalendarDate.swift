@@ -49,36 +49,17 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
     }
 
     static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2:
-            let isLeap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-            return isLeap ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
+        CalendarMath.daysIn(month, year)
     }
 
-    /// Days since 1970-01-01 (Howard Hinnant's `days_from_civil`).
+    /// Days since 1970-01-01.
     static func dayNumber(year: Int, month: Int, day: Int) -> Int {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        CalendarMath.daysFromCivil(year: year, month: month, day: day)
     }
 
-    /// The inverse of `dayNumber` (Howard Hinnant's `civil_from_days`); always a valid date.
+    /// The inverse of `dayNumber`; always a valid date.
     private init(dayNumber: Int) {
-        let shifted = dayNumber + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        (year, month, day) = CalendarMath.civilFromDays(dayNumber)
     }
 
     /// Parses report bytes without allocating: `MM/DD/YYYY` or `YYYY-MM-DD`, surrounding spaces ignored.

@@ -82,12 +82,14 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 }
 
 /// Proleptic Gregorian calendar arithmetic (Howard Hinnant's algorithms): no Foundation, no time zone database.
-enum CalendarMath {
-    static func isLeap(_ year: Int) -> Bool {
+public enum CalendarMath {
+    /// Whether `year` has a 29 February.
+    public static func isLeap(_ year: Int) -> Bool {
         year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
     }
 
-    static func daysIn(_ month: Int, _ year: Int) -> Int {
+    /// Days in `month` of `year`.
+    public static func daysIn(_ month: Int, _ year: Int) -> Int {
         switch month {
         case 2: isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -95,7 +97,8 @@ enum CalendarMath {
         }
     }
 
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    /// Days since 1970-01-01 of a civil date (`days_from_civil`).
+    public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -104,7 +107,8 @@ enum CalendarMath {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+    /// The civil date of a day count since 1970-01-01 (`civil_from_days`).
+    public static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

@@ -8,7 +8,8 @@ import Testing
 struct DatabaseLossTests {
     @Test func aRunWhoseDatabaseStopsExitsSixtyNineAndTheNextRunCompletes() throws {
         // A server of its own: stopping the shared test server would pull the floor from under other tests.
-        let home = "/tmp/iap-audit-loss-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let root = ProcessInfo.processInfo.environment["IAP_AUDIT_TEST_TMPDIR"] ?? "/tmp"
+        let home = "\(root)/iap-audit-loss-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(
             atPath: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         let server = EmbeddedServer(home: home, installation: try PostgresInstallation.find())

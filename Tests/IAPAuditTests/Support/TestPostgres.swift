@@ -7,7 +7,9 @@ import Postgres
 enum TestPostgres {
     /// The server's home; removed when the test process exits.
     static let home: String = {
-        let path = "/tmp/iap-audit-tests-\(getpid())"
+        // CI points IAP_AUDIT_TEST_TMPDIR at a folder of its own run, so it can clean up after a crashed test process.
+        let root = ProcessInfo.processInfo.environment["IAP_AUDIT_TEST_TMPDIR"] ?? "/tmp"
+        let path = "\(root)/iap-audit-tests-\(getpid())"
         try? FileManager.default.createDirectory(
             atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         return path
