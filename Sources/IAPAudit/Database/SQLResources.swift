@@ -19,14 +19,16 @@ enum SQLResources {
         return text
     }
 
-    /// Splits a file at lines ending in `;` (the convention for the files in `sql/queries/`), dropping comment-only
-    /// chunks.
+    /// Splits a file at lines ending in `;` (the convention for the files in `sql/queries/`; comment lines do not
+    /// count), dropping comment-only chunks.
     static func splitStatements(_ text: String) -> [String] {
         var statements: [String] = []
         var current: [Substring] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             current.append(line)
-            if line.trimmingCharacters(in: .whitespaces).hasSuffix(";") {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            // A comment that happens to end in ';' ends no statement.
+            if trimmed.hasSuffix(";") && !trimmed.hasPrefix("--") {
                 let statement = current.joined(separator: "\n")
                 if hasCode(statement) { statements.append(statement) }
                 current = []
