@@ -42,9 +42,21 @@ public struct ReceiptIngest {
             logger.info(
                 "ignored: not a receipt file (.json, .jsonl, .ndjson, optionally .gz)", metadata: ["file": "\(path)"])
         }
+        // While one file is loaded and merged, the next one is already being parsed on its own thread: the merge
+        // is server work, the parse ours, and the two cores do both at once.
+        var next: Result<PreparedReceiptFile, any Error>?
+        defer {
+            if case .success(let file)? = next { file.cancel() }
+        }
         for (index, path) in inputs.files.enumerated() {
             try stop.check()
-            summary.add(try ingest(file: path))
+            let current = try (next ?? Result { try prepare(path) }).get()
+            next = nil
+            if index + 1 < inputs.files.count {
+                let following = inputs.files[index + 1]
+                next = Result { try prepare(following) }
+            }
+            summary.add(try ingest(current))
             onProgress?(
                 Progress(
                     stage: "receipts", filesDone: index + 1, filesTotal: inputs.files.count, records: summary.records,
@@ -55,25 +67,50 @@ public struct ReceiptIngest {
 
     /// Ingests one file in one transaction; a file whose bytes were stored before is skipped.
     public func ingest(file path: String) throws -> IngestSummary {
+        try ingest(try prepare(path))
+    }
+
+    /// Hashes a file, and unless its content is stored already, reserves its id and starts parsing it.
+    func prepare(_ path: String) throws -> PreparedReceiptFile {
+        let digest = try FileDigest.of(path: path)
+        let existing = try connection.query(
+            "SELECT id FROM input_file WHERE sha256 = $1::bytea", [Self.byteaText(digest.sha256)])
+        guard existing.rowCount == 0 else { return PreparedReceiptFile(path: path, digest: digest) }
+        let format = ReceiptFileFormat(fileName: (path as NSString).lastPathComponent) ?? .jsonLines
+        let reader: ReceiptFileReader
+        do {
+            reader = try ReceiptFileReader(path: path, format: format, maxRecordLength: maxRecordLength)
+        } catch {
+            throw IAPAuditError.input("cannot open \(path): \(error)")
+        }
+        // Sequences are not transactional: the id is the file's even if another run's transaction is open.
+        let reserved = try connection.query(
+            "SELECT nextval(pg_get_serial_sequence('input_file', 'id'))", context: "reserve a file id")
+        guard let fileID = reserved.string(0, 0).flatMap({ Int64($0) }) else {
+            throw IAPAuditError.internalInconsistency("nextval gave no id")
+        }
+        let batch = ReceiptBatch(
+            reader: reader, parser: parser, fileID: fileID, path: path, runID: runID, logger: logger)
+        return PreparedReceiptFile(path: path, digest: digest, fileID: fileID, isGzip: reader.isGzip, batch: batch)
+    }
+
+    /// Loads a prepared file in one transaction.
+    func ingest(_ file: PreparedReceiptFile) throws -> IngestSummary {
+        defer { file.cancel() }
         var summary = IngestSummary()
         summary.filesSeen = 1
         let started = DispatchTime.now()
-        let digest = try FileDigest.of(path: path)
-        let format = ReceiptFileFormat(fileName: (path as NSString).lastPathComponent) ?? .jsonLines
+        let path = file.path
         let outcome = try connection.transaction { () throws -> IngestSummary? in
-            try connection.advisoryTransactionLock(digest.lockKey)
+            guard let fileID = file.fileID else { return nil }
+            try connection.advisoryTransactionLock(file.digest.lockKey)
+            // Checked again under the lock: another process, or a twin file earlier in this run, may have stored it.
             let existing = try connection.query(
-                "SELECT id FROM input_file WHERE sha256 = $1::bytea", [Self.byteaText(digest.sha256)])
+                "SELECT id FROM input_file WHERE sha256 = $1::bytea", [Self.byteaText(file.digest.sha256)])
             guard existing.rowCount == 0 else { return nil }
-            let reader: ReceiptFileReader
-            do {
-                reader = try ReceiptFileReader(path: path, format: format, maxRecordLength: maxRecordLength)
-            } catch {
-                throw IAPAuditError.input("cannot open \(path): \(error)")
-            }
-            let fileID = try insertInputFile(path: path, digest: digest, isGzip: reader.isGzip)
+            try insertInputFile(id: fileID, path: path, digest: file.digest, isGzip: file.isGzip)
             try connection.execute(script: try SQLResources.query("receipt_stage"), context: "create staging tables")
-            var counts = try load(reader, fileID: fileID, path: path)
+            var counts = try load(file)
             logger.debug("loaded rows", metadata: ["file": "\(path)", "seconds": "\(Self.seconds(since: started))"])
             for statement in try SQLResources.statements(ofQuery: "receipt_merge") {
                 try connection.query(statement, context: "merge \(path)")
@@ -106,28 +143,24 @@ public struct ReceiptIngest {
         return summary
     }
 
-    private func insertInputFile(path: String, digest: FileDigest, isGzip: Bool) throws -> Int64 {
-        let result = try connection.query(
+    private func insertInputFile(id: Int64, path: String, digest: FileDigest, isGzip: Bool) throws {
+        try connection.query(
             """
-            INSERT INTO input_file (sha256, size_bytes, kind, path, compression, run_id)
-            VALUES ($1::bytea, $2, 'receipts', $3, $4, $5) RETURNING id
-            """, [Self.byteaText(digest.sha256), digest.size, path, isGzip ? "gzip" : "none", runID.map { Int($0) }],
+            INSERT INTO input_file (id, sha256, size_bytes, kind, path, compression, run_id)
+            VALUES ($1, $2::bytea, $3, 'receipts', $4, $5, $6)
+            """,
+            [id, Self.byteaText(digest.sha256), digest.size, path, isGzip ? "gzip" : "none", runID.map { Int($0) }],
             context: "record input file")
-        guard let id = result.string(0, 0).flatMap({ Int64($0) }) else {
-            throw IAPAuditError.internalInconsistency("INSERT … RETURNING id gave no id")
-        }
-        return id
     }
 
-    /// Streams the file: one thread parses and renders rows, this one loads them. Receipts go straight into
+    /// Streams the file: its thread parses and renders rows, this one loads them. Receipts go straight into
     /// `receipt` through COPY; entries, renewals and quarantine rows are collected and loaded whenever the collection
     /// grows large, so memory stays bounded.
-    private func load(_ reader: ReceiptFileReader, fileID: Int64, path: String) throws -> IngestSummary {
-        let batch = ReceiptBatch(
-            reader: reader, parser: parser, fileID: fileID, path: path, runID: runID, logger: logger)
-        let queue = ChunkQueue(capacity: 4)
-        let producer = ParsingThread(batch: batch, queue: queue)
-        producer.start()
+    private func load(_ file: PreparedReceiptFile) throws -> IngestSummary {
+        guard let batch = file.batch, let queue = file.queue, let producer = file.producer else {
+            throw IAPAuditError.internalInconsistency("\(file.path) was not prepared for loading")
+        }
+        let path = file.path
         defer {
             // The batch and its reader belong to the parsing thread until it has stopped.
             queue.cancel()
