@@ -29,7 +29,7 @@ extension Connection {
         }
         guard PQputCopyEnd(handle, nil) == 1 else {
             throw PostgresError(
-                kind: .copy, message: Self.trimmed(String(cString: PQerrorMessage(handle))),
+                kind: .connection, message: Self.trimmed(String(cString: PQerrorMessage(handle))),
                 context: context)
         }
         let result = try check(PQgetResult(handle), context: context)
@@ -58,7 +58,8 @@ extension Connection {
         let status = PQputCopyData(handle, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
         guard status == 1 else {
             throw PostgresError(
-                kind: isOK ? .copy : .connection, message: Self.trimmed(String(cString: PQerrorMessage(handle))),
+                // PQputCopyData fails only when it cannot send: the connection is the problem.
+                kind: .connection, message: Self.trimmed(String(cString: PQerrorMessage(handle))),
                 context: context)
         }
     }

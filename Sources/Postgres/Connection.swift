@@ -98,7 +98,9 @@ public final class Connection {
         }
         let sqlState = field(UInt8(ascii: "C"))
         let primary = field(UInt8(ascii: "M")) ?? Self.trimmed(String(cString: PQresultErrorMessage(result)))
-        let kind: PostgresError.Kind = isOK ? .statement : .connection
+        // The server always sends a SQLSTATE with its errors; an error without one was made by libpq itself
+        // because the connection broke (status may not say so yet), e.g. "server closed the connection".
+        let kind: PostgresError.Kind = isOK && sqlState != nil ? .statement : .connection
         return PostgresError(
             kind: kind, message: primary.isEmpty ? Self.trimmed(String(cString: PQerrorMessage(handle))) : primary,
             sqlState: sqlState, detail: field(UInt8(ascii: "D")), hint: field(UInt8(ascii: "H")), context: context)

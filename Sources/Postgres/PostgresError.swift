@@ -8,8 +8,6 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         case connection
         /// The server rejected a statement.
         case statement
-        /// A COPY stream failed.
-        case copy
         /// The server answered something this wrapper did not expect.
         case protocolViolation
     }
