@@ -121,8 +121,7 @@ struct RunCommand: ParsableCommand {
                 logger.info(
                     "run finished",
                     metadata: ["seconds": "\(String(format: "%.2f", Date().timeIntervalSince(started)))"])
-                let quarantined = summary.receipts.quarantined + (summary.sales?.ingest.quarantined ?? 0)
-                return settings.isStrict && quarantined > 0 ? ExitCodes.dataError : 0
+                return settings.isStrict && summary.quarantined > 0 ? ExitCodes.dataError : 0
             }
         } catch let error as ExitCode {
             exitCode = error.rawValue

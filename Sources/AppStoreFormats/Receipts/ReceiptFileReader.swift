@@ -64,9 +64,6 @@ public final class ReceiptFileReader {
     /// Whether the file was gzip-compressed.
     public var isGzip: Bool { file.isGzip }
 
-    /// Compressed bytes consumed so far, for progress.
-    public var bytesRead: Int { file.compressedBytesRead }
-
     /// The next record or problem; nil at the end.
     public func next() -> ReceiptFileItem? {
         guard !finished else { return nil }

@@ -131,7 +131,6 @@ public struct ReceiptIngest {
             return summary
         }
         summary.add(outcome)
-        summary.filesSeen = 1
         let seconds = Self.seconds(since: started)
         logger.info(
             "ingested receipts",

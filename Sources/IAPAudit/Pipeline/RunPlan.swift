@@ -40,4 +40,7 @@ public struct RunSummary: Sendable, Codable, Equatable {
 
     /// An empty summary.
     public init() {}
+
+    /// Records quarantined by every ingest stage of the run (what `--strict` fails on).
+    public var quarantined: Int { receipts.quarantined + (sales?.ingest.quarantined ?? 0) }
 }

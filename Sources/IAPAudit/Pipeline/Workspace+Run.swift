@@ -26,8 +26,7 @@ extension Workspace {
         try recordingRun(
             "run", settings: ["output_directory": plan.outputDirectory],
             outcome: { summary in
-                let quarantined = summary.receipts.quarantined + (summary.sales?.ingest.quarantined ?? 0)
-                return settings.isStrict && quarantined > 0 ? (.rejected, 65) : (.succeeded, 0)
+                settings.isStrict && summary.quarantined > 0 ? (.rejected, 65) : (.succeeded, 0)
             }
         ) { run in
             var summary = RunSummary()
