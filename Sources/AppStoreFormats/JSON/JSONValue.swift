@@ -48,12 +48,15 @@ public struct JSONObject: Sendable, Equatable {
 
     /// The value of the first member named `key`.
     public subscript(key: String) -> JSONValue? {
-        for member in members where member.key == key { return member.value }
+        let length = key.utf8.count
+        // Comparing lengths first (O(1) for native strings) skips most members without a string comparison.
+        for member in members where member.key.utf8.count == length && member.key == key { return member.value }
         return nil
     }
 
     /// Whether any member is named `key`.
     public func contains(_ key: String) -> Bool {
-        members.contains { $0.key == key }
+        let length = key.utf8.count
+        return members.contains { $0.key.utf8.count == length && $0.key == key }
     }
 }

@@ -64,26 +64,26 @@ struct FieldReader {
 
     /// A date from `key_ms` (preferred), `key` (Apple text, or epoch milliseconds as iOS 6 `expires_date` has it),
     /// or `key_pst`. Every form present must be a possible date.
-    func date(_ key: String) throws(ReceiptRecordError) -> Timestamp? {
+    func date(_ field: DateField) throws(ReceiptRecordError) -> Timestamp? {
         var chosen: Timestamp?
-        if let text = try string(key + "_ms") {
+        if let text = try string(field.milliseconds) {
             guard let value = DateText.milliseconds(text) else {
                 throw ReceiptRecordError(
-                    .invalidDate, "\"\(name(key + "_ms"))\" is not epoch milliseconds (\(quoted(text)))")
+                    .invalidDate, "\"\(name(field.milliseconds))\" is not epoch milliseconds (\(quoted(text)))")
             }
             chosen = value
         }
-        if let text = try string(key) {
+        if let text = try string(field.name) {
             guard let value = DateText.milliseconds(text) ?? DateText.appleDate(text) ?? DateText.rfc3339(text) else {
-                throw ReceiptRecordError(.invalidDate, "\"\(name(key))\" is not a date (\(quoted(text)))")
+                throw ReceiptRecordError(.invalidDate, "\"\(name(field.name))\" is not a date (\(quoted(text)))")
             }
             chosen = chosen ?? value
         }
-        if let text = try string(key + "_pst") {
+        if let text = try string(field.pacific) {
             // Converting Pacific time costs a time-zone lookup: only when it is the only form there is.
             guard chosen == nil ? DateText.appleDate(text).map({ chosen = $0 }) != nil : DateText.isAppleDate(text)
             else {
-                throw ReceiptRecordError(.invalidDate, "\"\(name(key + "_pst"))\" is not a date (\(quoted(text)))")
+                throw ReceiptRecordError(.invalidDate, "\"\(name(field.pacific))\" is not a date (\(quoted(text)))")
             }
         }
         return chosen
@@ -126,6 +126,27 @@ struct FieldReader {
         let limit = 80
         return "\"" + (text.count > limit ? String(text.prefix(limit)) + "…" : text) + "\""
     }
+}
+
+/// A date member with its `_ms` and `_pst` twins, spelled once rather than concatenated for every lookup.
+struct DateField: Sendable {
+    let name: String
+    let milliseconds: String
+    let pacific: String
+
+    init(_ name: String) {
+        self.name = name
+        self.milliseconds = name + "_ms"
+        self.pacific = name + "_pst"
+    }
+
+    static let purchase = DateField("purchase_date")
+    static let originalPurchase = DateField("original_purchase_date")
+    static let expires = DateField("expires_date")
+    static let cancellation = DateField("cancellation_date")
+    static let receiptCreation = DateField("receipt_creation_date")
+    static let request = DateField("request_date")
+    static let gracePeriodExpires = DateField("grace_period_expires_date")
 }
 
 extension String {

@@ -5,6 +5,8 @@
 public struct ReceiptRecordParser: Sendable {
     /// Top-level members never stored: the raw username, and a V1 notification's shared secret.
     static let secretMembers: Set<String> = ["application_username", "password"]
+    /// `receipt_type` values of receipts from the sandbox.
+    static let sandboxReceiptTypes: Set<String> = ["ProductionSandbox", "ProductionVPPSandbox", "Sandbox"]
 
     private let hasher: AccountKeyHasher
 
@@ -131,9 +133,9 @@ public struct ReceiptRecordParser: Sendable {
                 receipt.originalApplicationVersion = try fields.string("original_application_version")
                 receipt.downloadID = try fields.identifier("download_id")
                 receipt.versionExternalIdentifier = try fields.identifier("version_external_identifier")
-                receipt.receiptCreationDate = try fields.date("receipt_creation_date")
-                receipt.requestDate = try fields.date("request_date")
-                receipt.originalPurchaseDate = try fields.date("original_purchase_date")
+                receipt.receiptCreationDate = try fields.date(.receiptCreation)
+                receipt.requestDate = try fields.date(.request)
+                receipt.originalPurchaseDate = try fields.date(.originalPurchase)
                 for (index, entry) in try fields.objects("in_app").enumerated() {
                     let path = fields.name("in_app") + "[\(index)]"
                     receipt.transactions.append(
@@ -167,14 +169,14 @@ public struct ReceiptRecordParser: Sendable {
                     autoRenewStatus: try fields.bool("auto_renew_status"),
                     expirationIntent: try fields.int("expiration_intent"),
                     isInBillingRetryPeriod: try fields.bool("is_in_billing_retry_period"),
-                    gracePeriodExpiresDate: try fields.date("grace_period_expires_date"),
+                    gracePeriodExpiresDate: try fields.date(.gracePeriodExpires),
                     priceConsentStatus: try fields.int("price_consent_status"),
                     offerCodeRefName: try fields.string("offer_code_ref_name"),
                     promotionalOfferID: try fields.string("promotional_offer_id")))
         }
-        let sandboxTypes: Set<String> = ["ProductionSandbox", "ProductionVPPSandbox", "Sandbox"]
         receipt.isSandbox =
-            receipt.environment?.lowercased() == "sandbox" || receipt.receiptType.map(sandboxTypes.contains) == true
+            receipt.environment?.lowercased() == "sandbox"
+            || receipt.receiptType.map(Self.sandboxReceiptTypes.contains) == true
             || status == 21007
         return receipt
     }
@@ -197,9 +199,9 @@ public struct ReceiptRecordParser: Sendable {
         return TransactionEntry(
             source: source, ordinal: ordinal, productID: productID, transactionID: transactionID,
             originalTransactionID: try fields.identifier("original_transaction_id"), quantity: quantity,
-            purchaseDate: try fields.date("purchase_date"),
-            originalPurchaseDate: try fields.date("original_purchase_date"),
-            expiresDate: try fields.date("expires_date"), cancellationDate: try fields.date("cancellation_date"),
+            purchaseDate: try fields.date(.purchase),
+            originalPurchaseDate: try fields.date(.originalPurchase),
+            expiresDate: try fields.date(.expires), cancellationDate: try fields.date(.cancellation),
             cancellationReason: try fields.int("cancellation_reason"),
             webOrderLineItemID: try fields.identifier("web_order_line_item_id"),
             isTrialPeriod: try fields.bool("is_trial_period"),

@@ -29,29 +29,37 @@ public enum DateText {
 
     /// Apple's `YYYY-MM-DD HH:MM:SS <zone>` form; zone `Etc/GMT`, `GMT`, `UTC`, `Etc/UTC` or `America/Los_Angeles`.
     public static func appleDate(_ text: String) -> Timestamp? {
-        guard let (wallClock, zone) = appleWallClock(text) else { return nil }
-        switch zone {
-        case "", "Etc/GMT", "GMT", "UTC", "Etc/UTC", "Z":
-            return wallClock
-        default:
+        withUTF8(text) { bytes -> Timestamp? in
+            guard let (wallClock, zone) = appleWallClock(bytes) else { return nil }
+            if zone.isEmpty || utcZoneNames.contains(where: { zone.elementsEqual($0.utf8) }) { return wallClock }
             // Apple writes only Pacific time here; looking a zone up by name is slow, so that one is kept.
-            let timeZone = zone == "America/Los_Angeles" ? pacific : TimeZone(identifier: String(zone))
-            guard zone.contains("/"), let timeZone else { return nil }
+            let name = String(decoding: zone, as: UTF8.self)
+            let timeZone = name == "America/Los_Angeles" ? pacific : TimeZone(identifier: name)
+            guard name.contains("/"), let timeZone else { return nil }
             return localToUTC(wallClock, in: timeZone)
         }
     }
 
+    private static let utcZoneNames = ["Etc/GMT", "GMT", "UTC", "Etc/UTC", "Z"]
     private static let pacific = TimeZone(identifier: "America/Los_Angeles")
 
     /// Whether `text` is a possible Apple date, without converting its zone (for forms that are only checked).
     public static func isAppleDate(_ text: String) -> Bool {
-        guard let (_, zone) = appleWallClock(text) else { return false }
-        return zone.isEmpty || zone == "Z" || zone.allSatisfy { $0.isLetter || $0 == "/" || $0 == "_" || $0 == "-" }
+        withUTF8(text) { bytes in
+            guard let (_, zone) = appleWallClock(bytes) else { return false }
+            // Zone names are ASCII (IANA): checked by bytes, no Unicode tables on the hot path.
+            return zone.allSatisfy { byte in
+                let letter = byte | 0x20
+                return (letter >= UInt8(ascii: "a") && letter <= UInt8(ascii: "z")) || byte == UInt8(ascii: "/")
+                    || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+            }
+        }
     }
 
-    /// The date and time fields read as if UTC, and the zone name that followed them.
-    private static func appleWallClock(_ text: String) -> (Timestamp, Substring)? {
-        let bytes = Array(text.utf8)
+    /// The date and time fields read as if UTC, and the bytes of the zone name that followed them.
+    private static func appleWallClock(
+        _ bytes: UnsafeBufferPointer<UInt8>
+    ) -> (Timestamp, Slice<UnsafeBufferPointer<UInt8>>)? {
         guard bytes.count >= 19, let fields = civilFields(bytes, dateTimeSeparator: UInt8(ascii: " ")) else {
             return nil
         }
@@ -71,12 +79,21 @@ public enum DateText {
                 year: fields.year, month: fields.month, day: fields.day, hour: fields.hour, minute: fields.minute,
                 second: fields.second, millisecond: millisecond)
         else { return nil }
-        return (wallClock, Substring(String(decoding: rest, as: UTF8.self)))
+        return (wallClock, rest)
+    }
+
+    /// Runs `body` over the UTF-8 bytes of `text`, in place when the string is native (every parsed one is).
+    private static func withUTF8<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer(body)
     }
 
     /// RFC 3339 / ISO 8601 with a `T` or space, optional fraction, and `Z` or a numeric offset.
     public static func rfc3339(_ text: String) -> Timestamp? {
-        let bytes = Array(text.utf8)
+        withUTF8(text) { rfc3339(bytes: $0) }
+    }
+
+    private static func rfc3339(bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         guard bytes.count >= 19 else { return nil }
         let separator = bytes[10]
         guard separator == UInt8(ascii: "T") || separator == UInt8(ascii: "t") || separator == UInt8(ascii: " "),
@@ -90,7 +107,7 @@ public enum DateText {
             while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
             guard index > start else { return nil }
             let digits = bytes[start..<min(index, start + 3)]
-            millisecond = Int(String(decoding: digits, as: UTF8.self)) ?? 0
+            for digit in digits { millisecond = millisecond * 10 + Int(digit - 0x30) }
             for _ in digits.count..<3 { millisecond *= 10 }
         }
         guard index < bytes.count else { return nil }  // RFC 3339 requires a zone
@@ -119,7 +136,7 @@ public enum DateText {
 
     /// Reads `YYYY-MM-DD?HH:MM:SS` from the first 19 bytes; nil if malformed or impossible.
     static func civilFields(
-        _ bytes: [UInt8], dateTimeSeparator: UInt8
+        _ bytes: UnsafeBufferPointer<UInt8>, dateTimeSeparator: UInt8
     )
         -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int)?
     {
@@ -136,7 +153,7 @@ public enum DateText {
         return (year, month, day, hour, minute, second)
     }
 
-    private static func twoDigits(_ bytes: [UInt8], _ index: Int) -> Int? {
+    private static func twoDigits(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int) -> Int? {
         guard index + 1 < bytes.count else { return nil }
         let high = Int(bytes[index]) - 0x30
         let low = Int(bytes[index + 1]) - 0x30
