@@ -173,6 +173,16 @@ public struct CopyWriter {
         if connection != nil && buffer.count >= Self.flushThreshold { try flush() }
     }
 
+    /// Appends `count` whole rows that take up `range` of a detached writer's bytes.
+    public mutating func append(rowsIn range: Range<Int>, count: Int, of other: CopyWriter) throws(PostgresError) {
+        precondition(
+            range.upperBound <= other.buffer.count && (range.isEmpty || other.buffer[range.upperBound - 1] == 0x0A))
+        buffer.append(contentsOf: other.buffer[range])
+        rowCount += count
+        fieldCount = 0
+        if connection != nil && buffer.count >= Self.flushThreshold { try flush() }
+    }
+
     /// Ends the current row; flushes to the server when the buffer is large.
     public mutating func endRow() throws(PostgresError) {
         buffer.append(0x0A)

@@ -1,6 +1,6 @@
--- Moves one file's staged transaction copies into purchase and purchase_conflict. (Receipts, their links to
--- transactions and pending renewals were COPYed straight into their tables.) Statements end with ';' at the end of
--- a line; each runs in the file's transaction.
+-- Moves one file's staged transaction copies into purchase; receipt_conflicts.sql then records the disagreeing
+-- ones. (Receipts, their links to transactions and pending renewals were COPYed straight into their tables.)
+-- Statements end with ';' at the end of a line; each runs in the file's transaction.
 
 -- New transactions: the first copy in file order wins.
 INSERT INTO purchase (environment, transaction_id, original_transaction_id, product_id, quantity, purchase_date,
@@ -32,15 +32,3 @@ FROM (
 WHERE p.environment = s.environment AND p.transaction_id = s.transaction_id AND p.product_id = s.product_id
   AND ((p.cancellation_date IS NULL AND s.cancellation_date IS NOT NULL)
        OR (s.is_upgraded AND p.is_upgraded IS DISTINCT FROM true));
-
--- Copies that disagree with the stored transaction on what Apple never changes (compared to the second: some
--- copies carry milliseconds, others only the text date).
-INSERT INTO purchase_conflict (purchase_id, receipt_id, source, ordinal, product_id, purchase_date,
-    original_transaction_id)
-SELECT p.id, s.receipt_id, s.source, s.ordinal, s.product_id, s.purchase_date, s.original_transaction_id
-FROM stage_entry s
-JOIN purchase p ON p.environment = s.environment AND p.transaction_id = s.transaction_id
-WHERE p.product_id IS DISTINCT FROM s.product_id
-   OR date_trunc('second', p.purchase_date) IS DISTINCT FROM date_trunc('second', s.purchase_date)
-   OR p.original_transaction_id IS DISTINCT FROM s.original_transaction_id
-ON CONFLICT (receipt_id, source, ordinal) DO NOTHING;

@@ -6,6 +6,8 @@ struct ParsedChunk: @unchecked Sendable {
     // `ChunkQueue`, which hands each one over exactly once.
     var receipts = CopyWriter()
     var entries = CopyWriter()
+    /// For each row of `entries`: the transaction copy it stages and where the row ends in `entries`' bytes.
+    var entryRows: [(copy: StagedCopy, end: Int)] = []
     var links = CopyWriter()
     var renewals = CopyWriter()
     var quarantine = CopyWriter()

@@ -53,9 +53,11 @@ final class ReceiptBatch {
                     receipt, fileID: fileID, recordNumber: number, line: line, to: &chunk.receipts)
                 try ReceiptRows.appendLinks(receipt, receiptID: receiptID, to: &chunk.links)
                 try ReceiptRows.appendRenewals(receipt, receiptID: receiptID, to: &chunk.renewals)
-                for entry in receipt.transactions
-                where copies.needsStaging(entry, environment: receipt.transactionEnvironment) {
+                for entry in receipt.transactions {
+                    guard let copy = copies.stagingCandidate(entry, environment: receipt.transactionEnvironment)
+                    else { continue }
                     try ReceiptRows.appendStagedEntry(entry, of: receipt, receiptID: receiptID, to: &chunk.entries)
+                    chunk.entryRows.append((copy, chunk.entries.byteCount))
                 }
                 counts.stored += 1
                 counts.transactionEntries += receipt.transactions.count

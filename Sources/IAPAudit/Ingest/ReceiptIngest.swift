@@ -45,6 +45,7 @@ public struct ReceiptIngest {
         // While one file is loaded and merged, the next one is already being parsed on its own thread: the merge
         // is server work, the parse ours, and the two cores do both at once.
         var next: Result<PreparedReceiptFile, any Error>?
+        let settled = SettledTransactions()
         defer {
             if case .success(let file)? = next { file.cancel() }
         }
@@ -56,7 +57,7 @@ public struct ReceiptIngest {
                 let following = inputs.files[index + 1]
                 next = Result { try prepare(following) }
             }
-            summary.add(try ingest(current))
+            summary.add(try ingest(current, settled: settled))
             onProgress?(
                 Progress(
                     stage: "receipts", filesDone: index + 1, filesTotal: inputs.files.count, records: summary.records,
@@ -67,7 +68,7 @@ public struct ReceiptIngest {
 
     /// Ingests one file in one transaction; a file whose bytes were stored before is skipped.
     public func ingest(file path: String) throws -> IngestSummary {
-        try ingest(try prepare(path))
+        try ingest(try prepare(path), settled: SettledTransactions())
     }
 
     /// Hashes a file, and unless its content is stored already, reserves its id and starts parsing it.
@@ -94,13 +95,16 @@ public struct ReceiptIngest {
         return PreparedReceiptFile(path: path, digest: digest, fileID: fileID, isGzip: reader.isGzip, batch: batch)
     }
 
-    /// Loads a prepared file in one transaction.
-    func ingest(_ file: PreparedReceiptFile) throws -> IngestSummary {
+    /// Loads a prepared file in one transaction, staging only transaction copies `settled` does not rule out, and
+    /// tells `settled` what the committed file settled.
+    func ingest(_ file: PreparedReceiptFile, settled: SettledTransactions) throws -> IngestSummary {
         defer { file.cancel() }
         var summary = IngestSummary()
         summary.filesSeen = 1
         let started = DispatchTime.now()
         let path = file.path
+        var staged: [StagedCopy] = []
+        var conflicting: [TransactionKey] = []
         let outcome = try connection.transaction { () throws -> IngestSummary? in
             guard let fileID = file.fileID else { return nil }
             try connection.advisoryTransactionLock(file.digest.lockKey)
@@ -110,10 +114,16 @@ public struct ReceiptIngest {
             guard existing.rowCount == 0 else { return nil }
             try insertInputFile(id: fileID, path: path, digest: file.digest, isGzip: file.isGzip)
             try connection.execute(script: try SQLResources.query("receipt_stage"), context: "create staging tables")
-            var counts = try load(file)
+            var counts = try load(file, settled: settled, staged: &staged)
             logger.debug("loaded rows", metadata: ["file": "\(path)", "seconds": "\(Self.seconds(since: started))"])
             for statement in try SQLResources.statements(ofQuery: "receipt_merge") {
                 try connection.query(statement, context: "merge \(path)")
+            }
+            let conflicts = try connection.query(
+                try SQLResources.query("receipt_conflicts"), context: "record conflicting copies from \(path)")
+            conflicting = (0..<conflicts.rowCount).map { row in
+                TransactionKey(
+                    environment: conflicts.string(row, 0) ?? "", transactionID: conflicts.string(row, 1) ?? "")
             }
             try connection.query(
                 """
@@ -130,6 +140,7 @@ public struct ReceiptIngest {
             logger.info("already ingested (same content hash)", metadata: ["file": "\(path)"])
             return summary
         }
+        settled.record(committed: staged, conflicting: conflicting)
         summary.add(outcome)
         let seconds = Self.seconds(since: started)
         logger.info(
@@ -155,7 +166,9 @@ public struct ReceiptIngest {
     /// Streams the file: its thread parses and renders rows, this one loads them. Receipts go straight into
     /// `receipt` through COPY; entries, renewals and quarantine rows are collected and loaded whenever the collection
     /// grows large, so memory stays bounded.
-    private func load(_ file: PreparedReceiptFile) throws -> IngestSummary {
+    private func load(
+        _ file: PreparedReceiptFile, settled: SettledTransactions, staged: inout [StagedCopy]
+    ) throws -> IngestSummary {
         guard let batch = file.batch, let queue = file.queue, let producer = file.producer else {
             throw IAPAuditError.internalInconsistency("\(file.path) was not prepared for loading")
         }
@@ -180,7 +193,7 @@ public struct ReceiptIngest {
                         return
                     }
                     try receipts.append(rows: chunk.receipts)
-                    try entries.append(rows: chunk.entries)
+                    try Self.appendUnsettled(chunk, settled: settled, to: &entries, staged: &staged)
                     try links.append(rows: chunk.links)
                     try renewals.append(rows: chunk.renewals)
                     try quarantine.append(rows: chunk.quarantine)
@@ -197,6 +210,20 @@ public struct ReceiptIngest {
         }
         producer.waitUntilDone()
         return batch.counts
+    }
+
+    /// Appends the chunk's staged transaction copies that `settled` does not rule out, noting each in `staged`.
+    private static func appendUnsettled(
+        _ chunk: ParsedChunk, settled: SettledTransactions, to entries: inout CopyWriter, staged: inout [StagedCopy]
+    ) throws(PostgresError) {
+        var start = 0
+        for row in chunk.entryRows {
+            if !settled.isSettled(row.copy) {
+                try entries.append(rowsIn: start..<row.end, count: 1, of: chunk.entries)
+                staged.append(row.copy)
+            }
+            start = row.end
+        }
     }
 
     static func seconds(since start: DispatchTime) -> Double {

@@ -5,34 +5,69 @@ internal import AppStoreFormats
 /// refund or upgrade the first did not. In real data a subscriber's every receipt repeats their whole history; most
 /// copies are exact repeats and need no server work at all.
 struct TransactionCopies {
-    private struct Identity: Equatable {
-        var productID: String
-        /// To the second: copies with and without milliseconds are the same date.
-        var purchaseSecond: Int64?
-        var originalTransactionID: String?
-        var isCancelled: Bool
-        var isUpgraded: Bool
-    }
+    private var firstCopies: [String: TransactionIdentity] = [:]
 
-    private var firstCopies: [String: Identity] = [:]
-
-    /// Whether this copy must be staged for the server; records it when it is the first of its transaction.
-    mutating func needsStaging(_ entry: TransactionEntry, environment: String) -> Bool {
+    /// The copy as a staging candidate when it must be staged for the server (recording it when it is the first of
+    /// its transaction in this file); nil for a repeat of the first copy.
+    mutating func stagingCandidate(_ entry: TransactionEntry, environment: String) -> StagedCopy? {
         let key = environment + "\u{1}" + entry.transactionID
-        let identity = Identity(
-            productID: entry.productID,
-            purchaseSecond: entry.purchaseDate.map { Self.second(of: $0) },
-            originalTransactionID: entry.originalTransactionID, isCancelled: entry.cancellationDate != nil,
-            isUpgraded: entry.isUpgraded == true)
-        guard let first = firstCopies[key] else {
+        let identity = TransactionIdentity(entry)
+        if let first = firstCopies[key] {
+            guard identity != first else { return nil }
+        } else {
             firstCopies[key] = identity
-            return true
         }
-        return identity != first
+        return StagedCopy(
+            transaction: TransactionKey(environment: environment, transactionID: entry.transactionID),
+            identity: identity.hashValue)
+    }
+}
+
+/// What the merge compares between copies of one transaction: the fields Apple never changes (a difference is a
+/// conflict) and the refund and upgrade marks (a later copy may add them).
+struct TransactionIdentity: Hashable {
+    var productID: String
+    /// To the second: copies with and without milliseconds are the same date.
+    var purchaseSecond: Int64?
+    var originalTransactionID: String?
+    var isCancelled: Bool
+    var isUpgraded: Bool
+
+    init(_ entry: TransactionEntry) {
+        productID = entry.productID
+        purchaseSecond = entry.purchaseDate.map { Self.second(of: $0) }
+        originalTransactionID = entry.originalTransactionID
+        isCancelled = entry.cancellationDate != nil
+        isUpgraded = entry.isUpgraded == true
     }
 
     private static func second(of timestamp: Timestamp) -> Int64 {
         let milliseconds = timestamp.millisecondsSince1970
         return milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
     }
+}
+
+/// A transaction's (environment, transaction id) as 128 bits, so that a run can remember millions of them in little
+/// memory. Two independent SipHash values: a collision is as likely as two random 128-bit numbers being equal.
+struct TransactionKey: Hashable {
+    private let high: Int
+    private let low: Int
+
+    init(environment: String, transactionID: String) {
+        var first = Hasher()
+        first.combine(environment)
+        first.combine(transactionID)
+        var second = Hasher()
+        second.combine(0x9E37_79B9_7F4A_7C15 as UInt64)  // a different prefix makes an independent hash
+        second.combine(environment)
+        second.combine(transactionID)
+        high = first.finalize()
+        low = second.finalize()
+    }
+}
+
+/// One staged row's transaction and the hash of its identity, for `SettledTransactions`.
+struct StagedCopy {
+    let transaction: TransactionKey
+    let identity: Int
 }

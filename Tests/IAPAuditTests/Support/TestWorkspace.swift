@@ -59,8 +59,9 @@ struct TestWorkspace {
                 + "FROM receipt_purchase l JOIN receipt r ON r.id = l.receipt_id JOIN input_file f ON f.id = r.file_id "
                 + "JOIN purchase p ON p.environment = l.environment AND p.transaction_id = l.transaction_id "
                 + "ORDER BY 1, 2, 3, 4",
-            "SELECT p.transaction_id, c.product_id, c.source, c.ordinal FROM purchase_conflict c "
-                + "JOIN purchase p ON p.id = c.purchase_id ORDER BY 1, 2, 3, 4",
+            "SELECT p.transaction_id, c.product_id, encode(f.sha256, 'hex'), r.record_number, c.source, c.ordinal "
+                + "FROM purchase_conflict c JOIN purchase p ON p.id = c.purchase_id "
+                + "JOIN receipt r ON r.id = c.receipt_id JOIN input_file f ON f.id = r.file_id ORDER BY 1, 2, 3, 4, 5, 6",
             "SELECT encode(f.sha256, 'hex'), r.record_number, n.ordinal, n.original_transaction_id, n.product_id "
                 + "FROM pending_renewal n JOIN receipt r ON r.id = n.receipt_id JOIN input_file f ON f.id = r.file_id "
                 + "ORDER BY 1, 2, 3",

@@ -1,0 +1,33 @@
+/// What one ingest run knows for certain about stored transactions, so that later files stage fewer copies.
+///
+/// After a file commits, each transaction it staged is *settled* at the identity of its first staged copy `I`,
+/// unless the merge reported one of the file's copies as a conflict. For a settled transaction the stored row agrees
+/// with `I` on product, purchase second and original transaction (else `I` would have conflicted), and carries any
+/// refund or upgrade mark `I` carries (the merge applied it). A later copy with identity `I` would therefore make the
+/// merge do nothing at all, and is not staged. Skipping only copies that provably cause no server work leaves the
+/// stored result exactly what staging every file's copies gives, however files are grouped into runs; concurrent
+/// ingests cannot undo it either (they only add rows and marks).
+///
+/// Identities are compared by 64-bit hash: a collision (about 2⁻⁶⁴ per comparison) would skip a copy that differs.
+final class SettledTransactions {
+    private var identities: [TransactionKey: Int] = [:]
+    /// A transaction whose copies keep being staged for the rest of the run (its stored row disagreed with a copy).
+    private static let unsettled = Int.min
+
+    /// Whether the merge would do nothing with this copy.
+    func isSettled(_ copy: StagedCopy) -> Bool {
+        copy.identity != Self.unsettled && identities[copy.transaction] == copy.identity
+    }
+
+    /// Records a committed file: the copies it staged, in file order, and the transactions the merge found
+    /// conflicting copies of.
+    func record(committed copies: [StagedCopy], conflicting: [TransactionKey]) {
+        for copy in copies where identities[copy.transaction] == nil {
+            identities[copy.transaction] = copy.identity
+        }
+        for transaction in conflicting { identities[transaction] = Self.unsettled }
+    }
+}
+
+@available(*, unavailable)
+extension SettledTransactions: Sendable {}
