@@ -41,14 +41,16 @@ struct FieldReader {
         try string(key).map { $0.trimmingASCIIWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// An integer written as a JSON number or a decimal string.
+    /// An integer written as a JSON number or a decimal string, within 32 bits (Apple's integer fields are codes and
+    /// counts; the columns that keep them are `integer`).
     func int(_ key: String) throws(ReceiptRecordError) -> Int? {
         guard let text = try string(key) else { return nil }
         let trimmed = text.trimmingASCIIWhitespace()
-        guard let value = Int(trimmed) else {
-            throw ReceiptRecordError(.invalidNumber, "\"\(name(key))\" is not an integer (\(quoted(text)))")
+        guard let value = Int32(trimmed) else {
+            let problem = Int(trimmed) == nil ? "is not an integer" : "is out of range for a 32-bit integer"
+            throw ReceiptRecordError(.invalidNumber, "\"\(name(key))\" \(problem) (\(quoted(text)))")
         }
-        return value
+        return Int(value)
     }
 
     /// A boolean written as true/false, "true"/"false", 1/0 or "1"/"0".

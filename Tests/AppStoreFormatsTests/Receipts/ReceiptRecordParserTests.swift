@@ -80,6 +80,17 @@ struct ReceiptRecordParserTests {
         #expect(error?.message.contains("response.receipt.in_app") == true)
     }
 
+    @Test func quarantinesIntegersThatDoNotFitTheirColumns() throws {
+        let status = failure(envelope("", response: #"{"status": 3000000000}"#))
+        #expect(status?.code == .invalidNumber)
+        #expect(status?.message.contains("out of range") == true)
+        let quantity =
+            #"{"status": 0, "receipt": {"bid": "a", "product_id": "p", "transaction_id": "1", "quantity": "-99999999999"}}"#
+        #expect(failure(envelope("", response: quantity))?.code == .invalidNumber)
+        #expect(failure(envelope("", response: #"{"status": "2.5"}"#))?.message.contains("not an integer") == true)
+        #expect(try parser.parse(envelope("", response: #"{"status": 2147483647}"#)).status == 2_147_483_647)
+    }
+
     @Test func quarantinesARecordWithoutResponse() {
         #expect(failure(Array(#"{"recorded_at": "2014-03-02T10:11:12Z"}"#.utf8))?.code == .missingResponse)
         #expect(failure(Array(#"[1, 2]"#.utf8))?.code == .notAnObject)

@@ -32,19 +32,20 @@ struct ReceiptIngestBadInputTests {
             #"{"response": {"status": 0, "receipt": {"bundle_id": "a", "in_app": "nope"}}}"#,
             #"{"recorded_at": "2014-03-02T10:11:12Z"}"#,
             #"{"response": {"status": 0, "receipt": {"bid": "a", "product_id": "p", "transaction_id": "9", "purchase_date": "2014-13-45 07:00:00 Etc/GMT"}}}"#,
+            #"{"response": {"status": 3000000000}}"#,  // no integer column holds it
             Self.good2,
         ]
         var bytes = Array(lines.joined(separator: "\n").utf8)
-        bytes += Array("\n".utf8) + [0xFF, 0xFE, 0x7B, 0x00] + Array("\n".utf8)  // binary garbage, line 8
+        bytes += Array("\n".utf8) + [0xFF, 0xFE, 0x7B, 0x00] + Array("\n".utf8)  // binary garbage, line 9
         let path = try test.write("day.jsonl", bytes)
         let summary = try test.workspace.ingestReceipts(paths: [path])
         #expect(summary.stored == 2)
-        #expect(summary.quarantined == 5)
+        #expect(summary.quarantined == 6)
         #expect(
             try quarantine(test) == [
                 Quarantined(line: 2, reason: "invalid-json"), Quarantined(line: 4, reason: "wrong-type"),
                 Quarantined(line: 5, reason: "missing-response"), Quarantined(line: 6, reason: "invalid-date"),
-                Quarantined(line: 8, reason: "invalid-json"),
+                Quarantined(line: 7, reason: "invalid-number"), Quarantined(line: 9, reason: "invalid-json"),
             ])
         #expect(try test.count("SELECT count(*) FROM purchase") == 2)
         let path2 = try test.connection.query("SELECT DISTINCT path FROM quarantine").string(0, 0)
