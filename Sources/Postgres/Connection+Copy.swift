@@ -167,20 +167,27 @@ public struct CopyWriter {
     /// Appends whole rows that a detached writer rendered (e.g. on another thread); flushes when the buffer is large.
     public mutating func append(rows other: CopyWriter) throws(PostgresError) {
         guard other.rowCount > 0 else { return }
-        buffer.append(contentsOf: other.buffer)
-        rowCount += other.rowCount
+        try append(encodedRows: other.buffer, count: other.rowCount)
+    }
+
+    /// Appends `count` rows already encoded for this COPY's format; flushes when the buffer is large.
+    mutating func append(encodedRows: some Collection<UInt8>, count: Int) throws(PostgresError) {
+        buffer.append(contentsOf: encodedRows)
+        rowCount += count
         fieldCount = 0
         if connection != nil && buffer.count >= Self.flushThreshold { try flush() }
+    }
+
+    /// Appends bytes that are not rows (a binary COPY's header and trailer).
+    mutating func appendVerbatim(_ bytes: [UInt8]) {
+        buffer.append(contentsOf: bytes)
     }
 
     /// Appends `count` whole rows that take up `range` of a detached writer's bytes.
     public mutating func append(rowsIn range: Range<Int>, count: Int, of other: CopyWriter) throws(PostgresError) {
         precondition(
             range.upperBound <= other.buffer.count && (range.isEmpty || other.buffer[range.upperBound - 1] == 0x0A))
-        buffer.append(contentsOf: other.buffer[range])
-        rowCount += count
-        fieldCount = 0
-        if connection != nil && buffer.count >= Self.flushThreshold { try flush() }
+        try append(encodedRows: other.buffer[range], count: count)
     }
 
     /// Ends the current row; flushes to the server when the buffer is large.

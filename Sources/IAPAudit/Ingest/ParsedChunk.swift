@@ -4,7 +4,7 @@ internal import Postgres
 struct ParsedChunk: @unchecked Sendable {
     // @unchecked: a chunk's writers are detached (no connection) and the chunk moves between threads only through
     // `ChunkQueue`, which hands each one over exactly once.
-    var receipts = CopyWriter()
+    var receipts = BinaryCopyRows()
     var entries = CopyWriter()
     /// For each row of `entries`: the transaction copy it stages and where the row ends in `entries`' bytes.
     var entryRows: [(copy: StagedCopy, end: Int)] = []

@@ -49,7 +49,7 @@ final class ReceiptBatch {
                     continue
                 }
                 let receiptID = ReceiptRows.receiptID(fileID: fileID, recordNumber: number)
-                try ReceiptRows.appendReceipt(
+                ReceiptRows.appendReceipt(
                     receipt, fileID: fileID, recordNumber: number, line: line, to: &chunk.receipts)
                 try ReceiptRows.appendLinks(receipt, receiptID: receiptID, to: &chunk.links)
                 try ReceiptRows.appendRenewals(receipt, receiptID: receiptID, to: &chunk.renewals)

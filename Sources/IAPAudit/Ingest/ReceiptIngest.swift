@@ -184,7 +184,7 @@ public struct ReceiptIngest {
         var quarantine = CopyWriter()
         var isDone = false
         while !isDone {
-            try connection.copyIn(ReceiptRows.receiptCopy, context: "COPY receipt from \(path)") { receipts in
+            try connection.copyInBinary(ReceiptRows.receiptCopy, context: "COPY receipt from \(path)") { receipts in
                 while links.byteCount + entries.byteCount < Self.entryBufferLimit
                     && quarantine.byteCount < Self.entryBufferLimit
                 {
@@ -192,7 +192,7 @@ public struct ReceiptIngest {
                         isDone = true
                         return
                     }
-                    try receipts.append(rows: chunk.receipts)
+                    try receipts.append(binaryRows: chunk.receipts)
                     try Self.appendUnsettled(chunk, settled: settled, to: &entries, staged: &staged)
                     try links.append(rows: chunk.links)
                     try renewals.append(rows: chunk.renewals)

@@ -8,7 +8,7 @@ enum ReceiptRows {
         store_account, receipt_data_sha256, status, environment, is_sandbox, is_retryable, receipt_type, bundle_id, \
         app_item_id, adam_id, download_id, application_version, original_application_version, \
         version_external_identifier, receipt_creation_date, request_date, original_purchase_date, notification_type, \
-        transaction_entries, raw) FROM STDIN
+        transaction_entries, raw) FROM STDIN (FORMAT binary)
         """
 
     static let entryCopy = """
@@ -29,39 +29,42 @@ enum ReceiptRows {
         price_consent_status, offer_code_ref_name, promotional_offer_id) FROM STDIN
         """
 
+    /// One `receipt` row, in binary COPY format (the raw record is most of the bytes a run loads; binary spares the
+    /// server from scanning it for escapes).
     static func appendReceipt(
-        _ receipt: RecordedReceipt, fileID: Int64, recordNumber: Int, line: Int, to rows: inout CopyWriter
-    ) throws(PostgresError) {
-        rows.field(receiptID(fileID: fileID, recordNumber: recordNumber))
-        rows.field(Int(fileID))
-        rows.field(recordNumber)
-        rows.field(line)
-        rows.field(receipt.shape.rawValue)
-        rows.field(receipt.style.rawValue)
-        rows.field(timestamp: receipt.recordedAt)
-        rows.field(receipt.accountKey)
-        rows.field(receipt.appAccountToken)
-        rows.field(receipt.storeAccount)
-        if let digest = receipt.receiptDataSHA256 { rows.field(bytea: digest) } else { rows.field(nil as String?) }
-        rows.field(receipt.status)
-        rows.field(receipt.environment)
-        rows.field(receipt.isSandbox)
-        rows.field(receipt.isRetryable)
-        rows.field(receipt.receiptType)
-        rows.field(receipt.bundleID)
-        rows.field(receipt.appItemID)
-        rows.field(receipt.adamID)
-        rows.field(receipt.downloadID)
-        rows.field(receipt.applicationVersion)
-        rows.field(receipt.originalApplicationVersion)
-        rows.field(receipt.versionExternalIdentifier)
-        rows.field(timestamp: receipt.receiptCreationDate)
-        rows.field(timestamp: receipt.requestDate)
-        rows.field(timestamp: receipt.originalPurchaseDate)
-        rows.field(receipt.notificationType)
-        rows.field(receipt.transactions.count)
-        rows.field(utf8: receipt.storedRecord)
-        try rows.endRow()
+        _ receipt: RecordedReceipt, fileID: Int64, recordNumber: Int, line: Int, to rows: inout BinaryCopyRows
+    ) {
+        rows.beginRow(fieldCount: 29)
+        rows.int64(receiptID(fileID: fileID, recordNumber: recordNumber))
+        rows.int64(Int(fileID))
+        rows.int32(recordNumber)
+        rows.int32(line)
+        rows.text(receipt.shape.rawValue)
+        rows.text(receipt.style.rawValue)
+        rows.timestamp(millisecondsSince1970: receipt.recordedAt?.millisecondsSince1970)
+        rows.text(receipt.accountKey)
+        rows.uuid(receipt.appAccountToken)
+        rows.text(receipt.storeAccount)
+        rows.bytea(receipt.receiptDataSHA256)
+        rows.int32(receipt.status)
+        rows.text(receipt.environment)
+        rows.bool(receipt.isSandbox)
+        rows.bool(receipt.isRetryable)
+        rows.text(receipt.receiptType)
+        rows.text(receipt.bundleID)
+        rows.text(receipt.appItemID)
+        rows.text(receipt.adamID)
+        rows.text(receipt.downloadID)
+        rows.text(receipt.applicationVersion)
+        rows.text(receipt.originalApplicationVersion)
+        rows.text(receipt.versionExternalIdentifier)
+        rows.timestamp(millisecondsSince1970: receipt.receiptCreationDate?.millisecondsSince1970)
+        rows.timestamp(millisecondsSince1970: receipt.requestDate?.millisecondsSince1970)
+        rows.timestamp(millisecondsSince1970: receipt.originalPurchaseDate?.millisecondsSince1970)
+        rows.text(receipt.notificationType)
+        rows.int32(receipt.transactions.count)
+        rows.text(utf8: receipt.storedRecord)
+        rows.endRow()
     }
 
     /// Where each entry of `receipt` points: one `receipt_purchase` row per entry.
