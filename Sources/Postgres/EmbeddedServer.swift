@@ -212,10 +212,13 @@ public struct EmbeddedServer: Sendable {
             try removeItem(stagingDirectory)
         }
         logger.info("Initialising embedded PostgreSQL cluster", metadata: ["directory": "\(dataDirectory)"])
-        let locale = Self.isCUTF8LocaleAvailable ? "--locale=C.UTF-8" : "--no-locale"
+        // Collation "C": text compares byte by byte, which for UTF-8 is code-point order (what C.UTF-8 gives too), but
+        // PostgreSQL then skips strcoll on every comparison — the ids in the big indexes are all text. Character
+        // classes (upper, lower, regular expressions) still follow C.UTF-8.
+        let locale = Self.isCUTF8LocaleAvailable ? ["--locale=C.UTF-8", "--lc-collate=C"] : ["--no-locale"]
         try runTool(
             "initdb",
-            ["-D", stagingDirectory, "-U", Self.superuser, "--auth=trust", "-E", "UTF8", locale],
+            ["-D", stagingDirectory, "-U", Self.superuser, "--auth=trust", "-E", "UTF8"] + locale,
             as: serviceUser
         )
         try appendBatchSettings(to: stagingDirectory + "/postgresql.conf")
