@@ -9,7 +9,10 @@
 /// ingests cannot undo it either (they only add rows and marks).
 ///
 /// Identities are compared by 64-bit hash: a collision (about 2⁻⁶⁴ per comparison) would skip a copy that differs.
+/// Memory is bounded: past `limit` transactions the cache starts over (forgetting costs only skipped work).
 final class SettledTransactions {
+    /// Transactions remembered at most: keeps the table within 2²⁰ buckets (about 25 MiB), whatever the run's size.
+    static let limit = 750_000
     private var identities: [TransactionKey: Int] = [:]
     /// A transaction whose copies keep being staged for the rest of the run (its stored row disagreed with a copy).
     private static let unsettled = Int.min
@@ -22,6 +25,7 @@ final class SettledTransactions {
     /// Records a committed file: the copies it staged, in file order, and the transactions the merge found
     /// conflicting copies of.
     func record(committed copies: [StagedCopy], conflicting: [TransactionKey]) {
+        if identities.count + copies.count > Self.limit { identities.removeAll(keepingCapacity: true) }
         for copy in copies where identities[copy.transaction] == nil {
             identities[copy.transaction] = copy.identity
         }
