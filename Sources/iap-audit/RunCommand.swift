@@ -118,6 +118,7 @@ struct RunCommand: ParsableCommand {
                     summary.isDryRun
                         ? "dry run: everything read and checked, nothing kept"
                         : "reports: \(summary.reportsWritten.count) files in \(plan.outputDirectory)/")
+                print("seconds: " + Self.stageTimes(summary.stageSeconds))
                 logger.info(
                     "run finished",
                     metadata: ["seconds": "\(String(format: "%.2f", Date().timeIntervalSince(started)))"])
@@ -127,5 +128,15 @@ struct RunCommand: ParsableCommand {
             exitCode = error.rawValue
             throw error
         }
+    }
+}
+
+extension RunCommand {
+    /// Stage durations in pipeline order, e.g. "catalog 0.0, ingest receipts 12.3, …".
+    static func stageTimes(_ seconds: [String: Double]) -> String {
+        let order = ["catalog", "ingest receipts", "ingest sales", "detect", "reconcile", "reports"]
+        func rank(_ stage: String) -> Int { order.firstIndex(of: stage) ?? order.count }
+        return seconds.sorted { (rank($0.key), $0.key) < (rank($1.key), $1.key) }
+            .map { "\($0.key) \(String(format: "%.1f", $0.value))" }.joined(separator: ", ")
     }
 }
