@@ -66,6 +66,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // libFuzzer target over the parsers of untrusted input; fuzz/run builds it with -sanitize=fuzzer.
+        .executableTarget(
+            name: "fuzz-parsers", dependencies: ["AppStoreFormats"], path: "fuzz/Parsers",
+            swiftSettings: strictSettings
+        ),
+
         // Build tool: embeds sql/ and reports/ into the binary, so an installed iap-audit needs no source tree.
         .executableTarget(name: "embed-resources", swiftSettings: strictSettings),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
