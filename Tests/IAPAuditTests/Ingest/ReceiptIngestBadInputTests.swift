@@ -12,16 +12,7 @@ struct ReceiptIngestBadInputTests {
     static let good2 =
         #"{"application_username": "bob@example.com", "response": {"status": 0, "receipt": {"bid": "com.example.game", "product_id": "coins", "transaction_id": "1002", "purchase_date_ms": "1393754500000"}}}"#
 
-    struct Quarantined: Equatable {
-        var line: Int
-        var reason: String
-    }
-
-    func quarantine(_ test: TestWorkspace) throws -> [Quarantined] {
-        try test.connection.query("SELECT line, reason_code FROM quarantine ORDER BY line, id").rows.map {
-            Quarantined(line: Int($0[0] ?? "") ?? -1, reason: $0[1] ?? "")
-        }
-    }
+    typealias Quarantined = TestWorkspace.Quarantined
 
     @Test func quarantinesBadLinesAndStoresTheGoodOnes() throws {
         let test = try TestWorkspace()
@@ -42,7 +33,7 @@ struct ReceiptIngestBadInputTests {
         #expect(summary.stored == 2)
         #expect(summary.quarantined == 6)
         #expect(
-            try quarantine(test) == [
+            try test.quarantined() == [
                 Quarantined(line: 2, reason: "invalid-json"), Quarantined(line: 4, reason: "wrong-type"),
                 Quarantined(line: 5, reason: "missing-response"), Quarantined(line: 6, reason: "invalid-date"),
                 Quarantined(line: 7, reason: "invalid-number"), Quarantined(line: 9, reason: "invalid-json"),
@@ -60,7 +51,7 @@ struct ReceiptIngestBadInputTests {
         let path = try test.write("cut.jsonl.gz", Array(compressed.prefix(compressed.count * 2 / 3)))
         let summary = try test.workspace.ingestReceipts(paths: [path])
         #expect(summary.stored >= 2)
-        #expect(try quarantine(test).last?.reason == "truncated-gzip")
+        #expect(try test.quarantined().last?.reason == "truncated-gzip")
         #expect(try test.count("SELECT count(*) FROM purchase") == 2)
     }
 
@@ -71,7 +62,7 @@ struct ReceiptIngestBadInputTests {
         let path = try test.write("bad.jsonl.gz", compressed)
         let summary = try test.workspace.ingestReceipts(paths: [path])
         #expect(summary.quarantined == 1)
-        #expect(try quarantine(test).map(\.reason) == ["corrupt-gzip"])
+        #expect(try test.quarantined().map(\.reason) == ["corrupt-gzip"])
     }
 
     @Test func quarantinesAnEmptyFile() throws {
@@ -79,7 +70,7 @@ struct ReceiptIngestBadInputTests {
         let path = try test.write("empty.jsonl", [])
         let summary = try test.workspace.ingestReceipts(paths: [path])
         #expect(summary.quarantined == 1)
-        #expect(try quarantine(test) == [Quarantined(line: 0, reason: "empty-file")])
+        #expect(try test.quarantined() == [Quarantined(line: 0, reason: "empty-file")])
     }
 
     @Test func skipsAHundredMegabyteLineWithoutHoldingIt() throws {
@@ -91,7 +82,7 @@ struct ReceiptIngestBadInputTests {
         let path = try test.write("huge.jsonl.gz", GzipWriter.compress(plain))
         let summary = try test.workspace.ingestReceipts(paths: [path])
         #expect(summary.stored == 2)
-        #expect(try quarantine(test) == [Quarantined(line: 2, reason: "record-too-long")])
+        #expect(try test.quarantined() == [Quarantined(line: 2, reason: "record-too-long")])
     }
 
     @Test func readsJSONArraysAndQuarantinesTheirBrokenElements() throws {
@@ -100,7 +91,7 @@ struct ReceiptIngestBadInputTests {
         let path = try test.write("batch.json", document)
         let summary = try test.workspace.ingestReceipts(paths: [path])
         #expect(summary.stored == 2)
-        #expect(try quarantine(test) == [Quarantined(line: 3, reason: "wrong-type")])
+        #expect(try test.quarantined() == [Quarantined(line: 3, reason: "wrong-type")])
     }
 
     @Test func strictModeMarksTheRunRejected() throws {

@@ -147,13 +147,7 @@ struct ReconciliationTests {
     @Test func reconcilesFinancialReportsByFiscalPeriod() throws {
         let test = try TestWorkspace()
         try ReconciliationFixture.load(into: test)
-        let header = [
-            "Start Date", "End Date", "UPC", "ISRC/ISBN", "Vendor Identifier", "Quantity", "Partner Share",
-            "Extended Partner Share", "Partner Share Currency", "Sales or Return", "Apple Identifier",
-            "Artist/Show/Developer/Author", "Title", "Label/Studio/Network/Developer/Publisher", "Grid",
-            "Product Type Identifier", "ISAN/Other Identifier", "Country Of Sale", "Pre-order Flag", "Promo Code",
-            "Customer Price", "Customer Currency",
-        ].joined(separator: "\t")
+        let header = SalesTestData.financialHeader
         func row(_ sku: String, _ quantity: Int, _ kind: String) -> String {
             [
                 "03/02/2014", "03/29/2014", " ", " ", sku, String(quantity), "0.70",

@@ -7,16 +7,7 @@ import Testing
 /// Malformed reports: each bad line or file is quarantined (or recorded as a finding) with file, line and reason;
 /// the rest of the file is stored.
 struct SalesIngestBadInputTests {
-    struct Quarantined: Equatable {
-        var line: Int
-        var reason: String
-    }
-
-    func quarantine(_ test: TestWorkspace) throws -> [Quarantined] {
-        try test.connection.query("SELECT line, reason_code FROM quarantine ORDER BY line, id").rows.map {
-            Quarantined(line: Int($0[0] ?? "") ?? -1, reason: $0[1] ?? "")
-        }
-    }
+    typealias Quarantined = TestWorkspace.Quarantined
 
     func findings(_ test: TestWorkspace) throws -> [String] {
         try test.connection.query("SELECT code FROM sales_report_finding ORDER BY id").rows.map { $0[0] ?? "" }
@@ -45,7 +36,7 @@ struct SalesIngestBadInputTests {
         #expect(summary.ingest.stored == 2)
         #expect(summary.ingest.quarantined == 3)
         #expect(
-            try quarantine(test) == [
+            try test.quarantined() == [
                 Quarantined(line: 3, reason: "short-row"), Quarantined(line: 4, reason: "invalid-number"),
                 Quarantined(line: 5, reason: "invalid-date"),
             ])
@@ -75,19 +66,13 @@ struct SalesIngestBadInputTests {
             "dup.txt", report([header, SalesTestData.row20(sku: "coins", units: 1, begin: "03/02/2014") + "\t1"]))
         let summary = try test.workspace.ingestSales(paths: [path])
         #expect(summary.ingest.stored == 0)
-        #expect(try quarantine(test) == [Quarantined(line: 1, reason: "duplicate-header")])
+        #expect(try test.quarantined() == [Quarantined(line: 1, reason: "duplicate-header")])
         #expect(try findings(test) == ["duplicate-header"])
     }
 
     @Test func recordsATotalRowsThatDisagreesWithTheRows() throws {
         let test = try TestWorkspace()
-        let header = [
-            "Start Date", "End Date", "UPC", "ISRC/ISBN", "Vendor Identifier", "Quantity", "Partner Share",
-            "Extended Partner Share", "Partner Share Currency", "Sales or Return", "Apple Identifier",
-            "Artist/Show/Developer/Author", "Title", "Label/Studio/Network/Developer/Publisher", "Grid",
-            "Product Type Identifier", "ISAN/Other Identifier", "Country Of Sale", "Pre-order Flag", "Promo Code",
-            "Customer Price", "Customer Currency",
-        ].joined(separator: "\t")
+        let header = SalesTestData.financialHeader
         let row = [
             "03/02/2014", "03/29/2014", " ", " ", "coins", "2", "0.70", "1.40", "USD", "S", "1", "Dev", "Coins", " ",
             " ", "IA1", " ", "US", " ", " ", "0.99", "USD",
@@ -105,7 +90,7 @@ struct SalesIngestBadInputTests {
         let test = try TestWorkspace()
         let path = try test.write("S_D_80000001_20140304.txt", [])
         let summary = try test.workspace.ingestSales(paths: [path])
-        #expect(try quarantine(test) == [Quarantined(line: 0, reason: "empty-file")])
+        #expect(try test.quarantined() == [Quarantined(line: 0, reason: "empty-file")])
         #expect(summary.ingest.quarantined == 1)
     }
 
@@ -120,7 +105,7 @@ struct SalesIngestBadInputTests {
         let summary = try test.workspace.ingestSales(paths: [path])
         #expect(summary.ingest.stored > 100)
         #expect(summary.ingest.stored < 3000)
-        #expect(try quarantine(test).map(\.reason) == ["truncated-gzip"])
+        #expect(try test.quarantined().map(\.reason) == ["truncated-gzip"])
     }
 
     @Test func quarantinesACorruptGzip() throws {
@@ -130,7 +115,7 @@ struct SalesIngestBadInputTests {
         compressed[compressed.count - 6] ^= 0xFF  // break the CRC
         let path = try test.write("S_D_80000001_20140302.txt.gz", compressed)
         _ = try test.workspace.ingestSales(paths: [path])
-        #expect(try quarantine(test).map(\.reason) == ["corrupt-gzip"])
+        #expect(try test.quarantined().map(\.reason) == ["corrupt-gzip"])
     }
 
     @Test func quarantinesALineWithANulByteInsteadOfFailingTheFile() throws {
@@ -141,7 +126,7 @@ struct SalesIngestBadInputTests {
         let path = try test.write("nul.txt", bytes)
         let summary = try test.workspace.ingestSales(paths: [path])
         #expect(summary.ingest.stored == 1)
-        #expect(try quarantine(test) == [Quarantined(line: 2, reason: "nul-byte")])
+        #expect(try test.quarantined() == [Quarantined(line: 2, reason: "nul-byte")])
     }
 
     @Test func ingestingTheSameFileTwiceChangesNothing() throws {

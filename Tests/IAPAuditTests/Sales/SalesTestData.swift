@@ -26,6 +26,15 @@ enum SalesTestData {
         "Apple Identifier", "Customer Price", "Promo Code", "Parent Identifier", "Subscription", "Period",
     ].joined(separator: "\t")
 
+    /// The header of a Financial Report (22 columns, Total_ trailers after the rows).
+    static let financialHeader = [
+        "Start Date", "End Date", "UPC", "ISRC/ISBN", "Vendor Identifier", "Quantity", "Partner Share",
+        "Extended Partner Share", "Partner Share Currency", "Sales or Return", "Apple Identifier",
+        "Artist/Show/Developer/Author", "Title", "Label/Studio/Network/Developer/Publisher", "Grid",
+        "Product Type Identifier", "ISAN/Other Identifier", "Country Of Sale", "Pre-order Flag", "Promo Code",
+        "Customer Price", "Customer Currency",
+    ].joined(separator: "\t")
+
     /// One 20-column row; dates `MM/DD/YYYY`.
     static func row20(
         sku: String, type: String = "IA1", units: Int, proceeds: String = "0.70", begin: String, end: String? = nil,

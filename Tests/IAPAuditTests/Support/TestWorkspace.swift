@@ -43,6 +43,19 @@ struct TestWorkspace {
         try connection.query(sql).int(0, 0) ?? -1
     }
 
+    /// A quarantined record as tests compare it: where it stood and why.
+    struct Quarantined: Equatable {
+        var line: Int
+        var reason: String
+    }
+
+    /// Every quarantined record, by line.
+    func quarantined() throws -> [Quarantined] {
+        try connection.query("SELECT line, reason_code FROM quarantine ORDER BY line, id").rows.map {
+            Quarantined(line: Int($0[0] ?? "") ?? -1, reason: $0[1] ?? "")
+        }
+    }
+
     /// Every row of the tables ingest writes, in a canonical order and without surrogate ids or clock times,
     /// so two databases that hold the same data compare equal.
     func canonicalContents() throws -> [[String?]] {
