@@ -116,33 +116,28 @@ units AS (
     FROM keyed
     GROUP BY source, begin_date, end_date, vendor_identifier, app_key
 ),
-customer AS (
-    SELECT source, begin_date, end_date, vendor_identifier, app_key, jsonb_object_agg(currency, amount) AS amounts
+-- Customer price and proceeds, each summed per currency, in one pass over the rows.
+money AS (
+    SELECT source, begin_date, end_date, vendor_identifier, app_key,
+        jsonb_object_agg(currency, amount) FILTER (WHERE kind = 'customer') AS customer_price,
+        jsonb_object_agg(currency, amount) FILTER (WHERE kind = 'proceeds') AS proceeds
     FROM (
-        SELECT source, begin_date, end_date, vendor_identifier, app_key, customer_currency AS currency,
-            sum(customer_amount) AS amount
-        FROM keyed
-        WHERE customer_currency IS NOT NULL AND customer_amount IS NOT NULL
-        GROUP BY source, begin_date, end_date, vendor_identifier, app_key, customer_currency
-    ) c
-    GROUP BY source, begin_date, end_date, vendor_identifier, app_key
-),
-proceeds AS (
-    SELECT source, begin_date, end_date, vendor_identifier, app_key, jsonb_object_agg(currency, amount) AS amounts
-    FROM (
-        SELECT source, begin_date, end_date, vendor_identifier, app_key, proceeds_currency AS currency,
-            sum(proceeds_amount) AS amount
-        FROM keyed
-        WHERE proceeds_currency IS NOT NULL AND proceeds_amount IS NOT NULL
-        GROUP BY source, begin_date, end_date, vendor_identifier, app_key, proceeds_currency
-    ) p
+        SELECT k.source, k.begin_date, k.end_date, k.vendor_identifier, k.app_key, m.kind, m.currency,
+            sum(m.amount) AS amount
+        FROM keyed k
+        CROSS JOIN LATERAL (
+            VALUES ('customer', k.customer_currency, k.customer_amount),
+                   ('proceeds', k.proceeds_currency, k.proceeds_amount)
+        ) m (kind, currency, amount)
+        WHERE m.currency IS NOT NULL AND m.amount IS NOT NULL
+        GROUP BY k.source, k.begin_date, k.end_date, k.vendor_identifier, k.app_key, m.kind, m.currency
+    ) t
     GROUP BY source, begin_date, end_date, vendor_identifier, app_key
 )
 SELECT u.source, u.begin_date, u.end_date, u.vendor_identifier, u.app, u.parent_identifier, u.problem, u.units,
-    coalesce(c.amounts, '{}') AS customer_price, coalesce(p.amounts, '{}') AS proceeds
+    coalesce(m.customer_price, '{}') AS customer_price, coalesce(m.proceeds, '{}') AS proceeds
 FROM units u
-LEFT JOIN customer c USING (source, begin_date, end_date, vendor_identifier, app_key)
-LEFT JOIN proceeds p USING (source, begin_date, end_date, vendor_identifier, app_key);
+LEFT JOIN money m USING (source, begin_date, end_date, vendor_identifier, app_key);
 
 -- Our side: production transactions of status-0 receipts, once each, as sales and refunds per day in the zone.
 CREATE TEMPORARY TABLE rc_day ON COMMIT DROP AS
