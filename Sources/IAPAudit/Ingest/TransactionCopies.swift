@@ -5,21 +5,19 @@ internal import AppStoreFormats
 /// refund or upgrade the first did not. In real data a subscriber's every receipt repeats their whole history; most
 /// copies are exact repeats and need no server work at all.
 struct TransactionCopies {
-    private var firstCopies: [String: TransactionIdentity] = [:]
+    private var firstCopies: [TransactionKey: TransactionIdentity] = [:]
 
     /// The copy as a staging candidate when it must be staged for the server (recording it when it is the first of
     /// its transaction in this file); nil for a repeat of the first copy.
     mutating func stagingCandidate(_ entry: TransactionEntry, environment: String) -> StagedCopy? {
-        let key = environment + "\u{1}" + entry.transactionID
+        let transaction = TransactionKey(environment: environment, transactionID: entry.transactionID)
         let identity = TransactionIdentity(entry)
-        if let first = firstCopies[key] {
+        if let first = firstCopies[transaction] {
             guard identity != first else { return nil }
         } else {
-            firstCopies[key] = identity
+            firstCopies[transaction] = identity
         }
-        return StagedCopy(
-            transaction: TransactionKey(environment: environment, transactionID: entry.transactionID),
-            identity: identity.hashValue)
+        return StagedCopy(transaction: transaction, identity: identity.hashValue)
     }
 }
 
