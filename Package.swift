@@ -37,7 +37,7 @@ let package = Package(
         ),
         .target(
             name: "SyntheticData",
-            dependencies: ["AppStoreFormats", "Gzip"],
+            dependencies: ["AppStoreFormats", "Gzip", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         .target(
@@ -76,6 +76,8 @@ let package = Package(
         .executableTarget(name: "embed-resources", swiftSettings: strictSettings),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
 
+        // Checks the import rules of docs/architecture.md against every source file.
+        .testTarget(name: "ArchitectureTests", swiftSettings: strictSettings),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres"], swiftSettings: strictSettings),
         .testTarget(name: "GzipTests", dependencies: ["Gzip"], swiftSettings: strictSettings),
         .testTarget(
