@@ -139,7 +139,8 @@ SELECT u.source, u.begin_date, u.end_date, u.vendor_identifier, u.app, u.parent_
 FROM units u
 LEFT JOIN money m USING (source, begin_date, end_date, vendor_identifier, app_key);
 
--- Our side: production transactions of status-0 receipts, once each, as sales and refunds per day in the zone.
+-- Our side: production transactions of valid receipts (status 0, and 21006: a valid receipt whose subscription has
+-- expired), once each, as sales and refunds per day in the zone.
 CREATE TEMPORARY TABLE rc_day ON COMMIT DROP AS
 WITH bounds AS (
     SELECT min(begin_date) AS first_day, max(end_date) AS last_day FROM rc_period
@@ -158,7 +159,7 @@ eligible AS (
       AND EXISTS (
           SELECT 1 FROM receipt_purchase rp JOIN receipt r ON r.id = rp.receipt_id
           WHERE rp.environment = p.environment AND rp.transaction_id = p.transaction_id
-            AND r.status = 0 AND NOT r.is_sandbox
+            AND r.status IN (0, 21006) AND NOT r.is_sandbox
       )
 ),
 resolved AS (

@@ -89,7 +89,7 @@ enum ReconciliationFixture {
                 game,
                 [entry("coins", "t10", at: "03-02 10:30:00", extra: #", "in_app_ownership_type": "FAMILY_SHARED""#)]),
             receipt(game, [entry("coins", "t11", at: "03-02 10:30:00")], environment: "Sandbox"),
-            receipt(game, [entry("coins", "t12", at: "03-02 10:30:00")], status: 21006),
+            receipt(game, [entry("coins", "t12", at: "03-02 10:30:00")], status: 21010),
             receipt(game, [entry("gems", "t13", at: "03-02 15:00:00")]),
             receipt(game, [entry("pack", "t14", at: "03-02 15:00:00")]),
             receipt(game, [entry("coins", "t15", at: "03-04 10:00:00"), entry("coins", "t16", at: "03-04 11:00:00")]),
