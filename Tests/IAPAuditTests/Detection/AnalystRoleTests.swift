@@ -37,6 +37,25 @@ import Testing
         #expect(throws: PostgresError.self) { try test.connection.query("DELETE FROM flag") }
     }
 
+    @Test func analystCreatesNothingNotEvenTemporaryObjects() throws {
+        let test = try TestWorkspace()
+        try test.connection.execute(script: "SET ROLE iap_audit_analyst")
+        defer { try? test.connection.execute(script: "RESET ROLE") }
+        _ = try test.connection.query("SELECT * FROM receipt_summary LIMIT 1")
+        _ = try test.connection.query("SELECT * FROM account_purchase LIMIT 1")
+        for refused in [
+            "CREATE TEMPORARY TABLE scratch (x int)",
+            "CREATE TABLE public.scratch (x int)",
+            "CREATE FUNCTION pg_temp.leak() RETURNS int LANGUAGE sql AS 'SELECT 1'",
+        ] {
+            let error = #expect(throws: PostgresError.self, "\(refused)") { try test.connection.execute(script: refused) }
+            #expect(error?.sqlState == "42501", "\(refused): \(error.map { "\($0)" } ?? "")")
+        }
+        try test.connection.execute(script: "RESET ROLE")
+        // The pipeline's own role keeps what every stage needs.
+        try test.connection.execute(script: "CREATE TEMPORARY TABLE scratch (x int); DROP TABLE scratch")
+    }
+
     @Test func theRoleCannotLogIn() throws {
         let test = try TestWorkspace()
         let result = try test.connection.query("SELECT rolcanlogin FROM pg_roles WHERE rolname = 'iap_audit_analyst'")
