@@ -36,12 +36,14 @@ struct Detector {
         summary.storeAccounts.renamed = clustering.renamed
         summary.storeAccounts.seconds = clustering.seconds
 
+        // CONCURRENTLY: a plain refresh takes an ACCESS EXCLUSIVE lock, so an analyst's open transaction that read the
+        // view would stall the run, and every analyst query would queue behind the run in turn.
         summary.refreshSeconds = try timed {
             try connection.execute(
                 script: """
-                    REFRESH MATERIALIZED VIEW receipt_summary;
+                    REFRESH MATERIALIZED VIEW CONCURRENTLY receipt_summary;
                     ANALYZE receipt_summary;
-                    REFRESH MATERIALIZED VIEW account_purchase;
+                    REFRESH MATERIALIZED VIEW CONCURRENTLY account_purchase;
                     ANALYZE account_purchase
                     """, context: "refresh receipts and purchases")
         }
