@@ -19,7 +19,8 @@ struct RowReader {
         do {
             return .row(try makeRow(line: line, storage: storage))
         } catch {
-            return .rejected(ReportRowIssue(line: line, reason: error.reason, message: error.message, column: error.column))
+            return .rejected(
+                ReportRowIssue(line: line, reason: error.reason, message: error.message, column: error.column))
         }
     }
 

@@ -81,7 +81,9 @@ public struct SalesReportParser: Sendable {
     public mutating func finish() -> [ReportFinding] {
         guard let layout else {
             return [
-                ReportFinding(code: QuarantineReason.emptyFile.rawValue, message: "the file has no header and no rows", severity: .warning)
+                ReportFinding(
+                    code: QuarantineReason.emptyFile.rawValue, message: "the file has no header and no rows",
+                    severity: .warning)
             ]
         }
         if let problem = header?.problem {

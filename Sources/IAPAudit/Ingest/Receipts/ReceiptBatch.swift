@@ -76,7 +76,8 @@ final class ReceiptBatch {
         counts.quarantined += 1
         counts.quarantinedByReason[record.reason.rawValue, default: 0] += 1
         logger.debug(
-            "quarantined", metadata: ["file": "\(path)", "line": "\(record.line)", "reason": "\(record.reason.rawValue)"])
+            "quarantined",
+            metadata: ["file": "\(path)", "line": "\(record.line)", "reason": "\(record.reason.rawValue)"])
     }
 }
 
