@@ -77,7 +77,7 @@ final class JSONDocumentSplitter {
                 while let extra = nextByte(), excerpt.count < 1024 { excerpt.append(extra) }
                 while nextByte() != nil {}
                 return .unreadable(
-                    line: startLine, number: nil, code: ReceiptFileReader.Code.trailingData,
+                    line: startLine, number: nil, reason: .trailingData,
                     message: "unexpected data after the end of the top-level array", excerpt: excerpt)
             }
             return readRecord(numbering: &recordNumber)
@@ -127,7 +127,7 @@ final class JSONDocumentSplitter {
         }
         if length > maxRecordLength {
             return .unreadable(
-                line: startLine, number: recordNumber, code: ReceiptFileReader.Code.recordTooLong,
+                line: startLine, number: recordNumber, reason: .recordTooLong,
                 message: "record is \(length) bytes, longer than the \(maxRecordLength)-byte limit",
                 excerpt: Array(record.prefix(1024)))
         }

@@ -25,22 +25,12 @@ public enum ReceiptFileFormat: String, Sendable {
 public enum ReceiptFileItem {
     /// A record's bytes (valid until the next call to `next()`), with the line it starts on and its position.
     case record(line: Int, number: Int, bytes: ArraySlice<UInt8>)
-    /// Something that is not a record: reason code, message and a bounded excerpt (not yet redacted).
-    case unreadable(line: Int, number: Int?, code: String, message: String, excerpt: [UInt8])
+    /// Something that is not a record: reason, message and a bounded excerpt (not yet redacted).
+    case unreadable(line: Int, number: Int?, reason: QuarantineReason, message: String, excerpt: [UInt8])
 }
 
 /// Streams the records of one receipt file (plain or gzip by magic bytes) with bounded memory.
 public final class ReceiptFileReader {
-    /// Reason codes for file-level problems.
-    public enum Code {
-        public static let recordTooLong = "record-too-long"
-        public static let truncatedGzip = "truncated-gzip"
-        public static let corruptGzip = "corrupt-gzip"
-        public static let readError = "read-error"
-        public static let emptyFile = "empty-file"
-        public static let trailingData = "trailing-data"
-    }
-
     private let file: DecodedFile
     private let format: ReceiptFileFormat
     private let maxRecordLength: Int
@@ -76,7 +66,7 @@ public final class ReceiptFileReader {
         finished = true
         if !sawAnything {
             return .unreadable(
-                line: 0, number: nil, code: Code.emptyFile, message: "file holds no records", excerpt: [])
+                line: 0, number: nil, reason: .emptyFile, message: "file holds no records", excerpt: [])
         }
         return nil
     }
@@ -101,7 +91,7 @@ public final class ReceiptFileReader {
             case .overlong(let number, let length, let prefix):
                 recordNumber += 1
                 return .unreadable(
-                    line: number, number: recordNumber, code: Code.recordTooLong,
+                    line: number, number: recordNumber, reason: .recordTooLong,
                     message: "line is \(length) bytes, longer than the \(maxRecordLength)-byte limit for one record",
                     excerpt: Array(prefix.prefix(1024)))
             }
@@ -109,13 +99,8 @@ public final class ReceiptFileReader {
     }
 
     static func unreadable(_ error: GzipError, line: Int) -> ReceiptFileItem {
-        let code: String
-        switch error.kind {
-        case .truncated: code = Code.truncatedGzip
-        case .corrupt, .trailingGarbage: code = Code.corruptGzip
-        default: code = Code.readError
-        }
-        return .unreadable(line: line, number: nil, code: code, message: "\(error)", excerpt: [])
+        .unreadable(
+            line: line, number: nil, reason: QuarantineReason(decoding: error), message: "\(error)", excerpt: [])
     }
 }
 

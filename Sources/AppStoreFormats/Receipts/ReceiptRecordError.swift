@@ -2,21 +2,8 @@
 ///
 /// Messages name the field and, for dates and numbers, the offending value — never an application username.
 public struct ReceiptRecordError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Stable reason codes, stored in the quarantine and counted in summaries.
-    public enum Code: String, Sendable, CaseIterable {
-        case invalidJSON = "invalid-json"
-        case invalidUTF8 = "invalid-utf8"
-        case notAnObject = "not-an-object"
-        case missingResponse = "missing-response"
-        case missingField = "missing-field"
-        case wrongType = "wrong-type"
-        case invalidDate = "invalid-date"
-        case invalidNumber = "invalid-number"
-        case invalidValue = "invalid-value"
-        case nulCharacter = "nul-character"
-        case invalidUsernameHash = "invalid-username-hash"
-        case usernameHashMismatch = "username-hash-mismatch"
-    }
+    /// Stable reason codes, stored in the quarantine and counted in summaries: the shared quarantine vocabulary.
+    public typealias Code = QuarantineReason
 
     public var code: Code
     public var message: String

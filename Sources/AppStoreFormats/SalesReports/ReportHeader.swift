@@ -2,7 +2,7 @@
 struct ReportHeader: Sendable {
     /// Why a header makes the file's rows unreadable.
     struct Problem: Sendable {
-        let code: String
+        let reason: QuarantineReason
         let message: String
     }
 
@@ -48,13 +48,13 @@ struct ReportHeader: Sendable {
         if layout == .unknown {
             let preview = names.prefix(4).map { "\"\($0)\"" }.joined(separator: ", ")
             problem = Problem(
-                code: "unrecognised-header",
+                reason: .unrecognisedHeader,
                 message: "header (\(names.count) fields: \(preview)\(names.count > 4 ? ", …" : "")) "
                     + "is not a sales, financial or subscription report header"
             )
         } else if !problems.isEmpty {
             problem = Problem(
-                code: "duplicate-header", message: "duplicate header names: " + problems.joined(separator: "; "))
+                reason: .duplicateHeader, message: "duplicate header names: " + problems.joined(separator: "; "))
         } else {
             let missing = ReportField.required(by: layout).filter { positions[$0.field.rawValue] < 0 }.map(\.name)
             problem = missing.isEmpty ? nil : ReportHeader.missingColumns(missing, names: names, keys: keys)
@@ -90,6 +90,6 @@ struct ReportHeader: Sendable {
                     + "spaces instead of tabs"
             }
         }
-        return Problem(code: "missing-columns", message: message)
+        return Problem(reason: .missingColumns, message: message)
     }
 }

@@ -10,13 +10,22 @@ public struct ReportRowIssue: Sendable, Equatable, CustomStringConvertible {
     /// The header name of the offending column, when one column is at fault.
     public let column: String?
 
-    /// Creates an issue.
+    /// Creates an issue for one of the quarantine's reasons (what the parser does).
+    public init(line: Int, reason: QuarantineReason, message: String, column: String? = nil) {
+        self.init(line: line, code: reason.rawValue, message: message, column: column)
+    }
+
+    /// Creates an issue from a reason code's text.
     public init(line: Int, code: String, message: String, column: String? = nil) {
         self.line = line
         self.code = code
         self.message = message
         self.column = column
     }
+
+    /// The quarantine reason the code names; nil only for an issue built by hand with a code outside
+    /// `QuarantineReason` (the parser builds every issue from a reason).
+    public var reason: QuarantineReason? { QuarantineReason(rawValue: code) }
 
     /// `line 3: short-row: row has 26 fields, header has 27`.
     public var description: String { "line \(line): \(code): \(message)" }

@@ -7,7 +7,7 @@ struct RowReader {
 
     /// Thrown internally to stop at the first bad value; becomes `.rejected`.
     private struct Rejection: Error {
-        let code: String
+        let reason: QuarantineReason
         let message: String
         let column: String
     }
@@ -19,7 +19,8 @@ struct RowReader {
         do {
             return .row(try makeRow(line: line, storage: storage))
         } catch {
-            return .rejected(ReportRowIssue(line: line, code: error.code, message: error.message, column: error.column))
+            return .rejected(
+                ReportRowIssue(line: line, reason: error.reason, message: error.message, column: error.column))
         }
     }
 
@@ -38,7 +39,7 @@ struct RowReader {
             ? beginDate : try date(.endDate, isRequired: requiresKeys)
         if let beginDate, let endDate, endDate < beginDate {
             throw Rejection(
-                code: "invalid-date",
+                reason: .invalidDate,
                 message: "\(name(.beginDate)) \(beginDate) is after \(name(.endDate)) \(endDate)",
                 column: name(.beginDate)
             )
@@ -94,18 +95,18 @@ struct RowReader {
     }
 
     private func missingKey(_ field: ReportField) -> Rejection {
-        Rejection(code: "missing-key", message: "\(name(field)) is empty", column: name(field))
+        Rejection(reason: .missingKey, message: "\(name(field)) is empty", column: name(field))
     }
 
     private func units(isRequired: Bool) throws(Rejection) -> Int {
         guard let bytes = raw(.units) else { return 0 }
         if ReportBytes.trimmed(bytes).isEmpty {
             guard isRequired else { return 0 }
-            throw Rejection(code: "invalid-number", message: "\(name(.units)) is empty", column: name(.units))
+            throw Rejection(reason: .invalidNumber, message: "\(name(.units)) is empty", column: name(.units))
         }
         guard let value = ReportBytes.integer(bytes) else {
             throw Rejection(
-                code: "invalid-number", message: "\(name(.units)) is not a whole number (\(shown(bytes)))",
+                reason: .invalidNumber, message: "\(name(.units)) is not a whole number (\(shown(bytes)))",
                 column: name(.units)
             )
         }
@@ -116,7 +117,7 @@ struct RowReader {
         guard let bytes = raw(field), !ReportBytes.trimmed(bytes).isEmpty else { return nil }
         guard let value = ReportDecimal(bytes: bytes) else {
             throw Rejection(
-                code: "invalid-number",
+                reason: .invalidNumber,
                 message: "\(name(field)) is not a decimal number with at most 4 decimal places (\(shown(bytes)))",
                 column: name(field)
             )
@@ -128,11 +129,11 @@ struct RowReader {
         guard let bytes = raw(field) else { return nil }
         if ReportBytes.trimmed(bytes).isEmpty {
             guard isRequired else { return nil }
-            throw Rejection(code: "invalid-date", message: "\(name(field)) is empty", column: name(field))
+            throw Rejection(reason: .invalidDate, message: "\(name(field)) is empty", column: name(field))
         }
         guard let value = CalendarDate.parse(bytes) else {
             throw Rejection(
-                code: "invalid-date", message: "\(name(field)) is not a valid date (\(shown(bytes)))",
+                reason: .invalidDate, message: "\(name(field)) is not a valid date (\(shown(bytes)))",
                 column: name(field)
             )
         }

@@ -81,7 +81,9 @@ public struct SalesReportParser: Sendable {
     public mutating func finish() -> [ReportFinding] {
         guard let layout else {
             return [
-                ReportFinding(code: "empty-file", message: "the file has no header and no rows", severity: .warning)
+                ReportFinding(
+                    code: QuarantineReason.emptyFile.rawValue, message: "the file has no header and no rows",
+                    severity: .warning)
             ]
         }
         if let problem = header?.problem {
@@ -89,7 +91,7 @@ public struct SalesReportParser: Sendable {
                 skippedLineCount == 1 ? "1 data line not parsed" : "\(skippedLineCount) data lines not parsed"
             return [
                 ReportFinding(
-                    code: problem.code, message: "\(problem.message) (\(notParsed))", line: headerLineNumber,
+                    code: problem.reason.rawValue, message: "\(problem.message) (\(notParsed))", line: headerLineNumber,
                     severity: .error
                 )
             ]
@@ -185,13 +187,13 @@ public struct SalesReportParser: Sendable {
         let (fieldCount, highBits) = ReportBytes.tabBounds(line, into: &bounds)
         let expected = header.names.count
         if fieldCount < expected {
-            return reject(number, "short-row", "row has \(fieldCount) fields, header has \(expected)")
+            return reject(number, .shortRow, "row has \(fieldCount) fields, header has \(expected)")
         }
         if fieldCount > expected {
             let extras = RowFields(line: line, bounds: bounds)
             // A trailing tab (an empty extra field) loses nothing; any value past the header might be misplaced.
             guard (expected..<fieldCount).allSatisfy({ ReportBytes.isBlank(extras[$0]) }) else {
-                return reject(number, "long-row", "row has \(fieldCount) fields, header has \(expected)")
+                return reject(number, .longRow, "row has \(fieldCount) fields, header has \(expected)")
             }
             bounds.removeLast(2 * (fieldCount - expected))
         }
@@ -200,7 +202,7 @@ public struct SalesReportParser: Sendable {
             for index in 0..<expected where fields[index].contains(where: { $0 >= 0x80 }) {
                 if String(validating: fields[index], as: UTF8.self) == nil {
                     return reject(
-                        number, "invalid-utf8", "\(header.names[index]) is not valid UTF-8", header.names[index])
+                        number, .invalidUTF8, "\(header.names[index]) is not valid UTF-8", header.names[index])
                 }
             }
         }
@@ -226,12 +228,12 @@ public struct SalesReportParser: Sendable {
     }
 
     private mutating func reject(
-        _ line: Int, _ code: String, _ message: String, _ column: String? = nil
+        _ line: Int, _ reason: QuarantineReason, _ message: String, _ column: String? = nil
     )
         -> ReportLineResult
     {
         rejectedRowCount += 1
-        return .rejected(ReportRowIssue(line: line, code: code, message: message, column: column))
+        return .rejected(ReportRowIssue(line: line, reason: reason, message: message, column: column))
     }
 
     // MARK: - Financial trailer

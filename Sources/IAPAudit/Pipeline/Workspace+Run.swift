@@ -91,10 +91,8 @@ extension Workspace {
     }
 
     private func timed<T>(_ stage: String, into summary: inout RunSummary, _ body: () throws -> T) rethrows -> T {
-        let start = DispatchTime.now()
-        defer {
-            summary.stageSeconds[stage] = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-        }
+        let stopwatch = Stopwatch()
+        defer { summary.stageSeconds[stage] = stopwatch.seconds }
         return try body()
     }
 }

@@ -8,7 +8,7 @@ import Testing
 /// bytes as a multi-member gzip give the same rows.
 struct SalesIngestCorpusTests {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../../../shared/corpus/sales").standardized.path
+        .appendingPathComponent("../../../../../shared/corpus/sales").standardized.path
 
     /// What ingest must make of one corpus file.
     struct Expected: Sendable, CustomTestStringConvertible {

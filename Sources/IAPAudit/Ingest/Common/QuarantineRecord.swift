@@ -5,7 +5,7 @@ internal import Postgres
 struct QuarantineRecord {
     var line: Int
     var recordNumber: Int?
-    var reasonCode: String
+    var reason: QuarantineReason
     var message: String
     /// Raw bytes of the record, not yet redacted: `append` redacts them.
     var excerpt: [UInt8]
@@ -22,7 +22,7 @@ struct QuarantineRecord {
         rows.field(path)
         rows.field(line)
         rows.field(recordNumber)
-        rows.field(reasonCode)
+        rows.field(reason.rawValue)
         rows.field(message)
         if excerpt.isEmpty {
             rows.field(nil as String?)

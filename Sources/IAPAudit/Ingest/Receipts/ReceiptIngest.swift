@@ -74,9 +74,9 @@ public struct ReceiptIngest {
     /// Hashes a file, and unless its content is stored already, reserves its id and starts parsing it.
     func prepare(_ path: String) throws -> PreparedReceiptFile {
         let digest = try FileDigest.of(path: path)
-        let existing = try connection.query(
-            "SELECT id FROM input_file WHERE sha256 = $1::bytea", [Self.byteaText(digest.sha256)])
-        guard existing.rowCount == 0 else { return PreparedReceiptFile(path: path, digest: digest) }
+        guard try !InputFileRecord.isStored(digest, on: connection) else {
+            return PreparedReceiptFile(path: path, digest: digest)
+        }
         let format = ReceiptFileFormat(fileName: (path as NSString).lastPathComponent) ?? .jsonLines
         let reader: ReceiptFileReader
         do {
@@ -84,12 +84,7 @@ public struct ReceiptIngest {
         } catch {
             throw IAPAuditError.input("cannot open \(path): \(error)")
         }
-        // Sequences are not transactional: the id is the file's even if another run's transaction is open.
-        let reserved = try connection.query(
-            "SELECT nextval(pg_get_serial_sequence('input_file', 'id'))", context: "reserve a file id")
-        guard let fileID = reserved.string(0, 0).flatMap({ Int64($0) }) else {
-            throw IAPAuditError.internalInconsistency("nextval gave no id")
-        }
+        let fileID = try InputFileRecord.reserveID(on: connection)
         let batch = ReceiptBatch(
             reader: reader, parser: parser, fileID: fileID, path: path, runID: runID, logger: logger)
         return PreparedReceiptFile(path: path, digest: digest, fileID: fileID, isGzip: reader.isGzip, batch: batch)
@@ -101,7 +96,7 @@ public struct ReceiptIngest {
         defer { file.cancel() }
         var summary = IngestSummary()
         summary.filesSeen = 1
-        let started = DispatchTime.now()
+        let stopwatch = Stopwatch()
         let path = file.path
         var staged: [StagedCopy] = []
         var conflicting: [TransactionKey] = []
@@ -109,13 +104,13 @@ public struct ReceiptIngest {
             guard let fileID = file.fileID else { return nil }
             try connection.advisoryTransactionLock(file.digest.lockKey)
             // Checked again under the lock: another process, or a twin file earlier in this run, may have stored it.
-            let existing = try connection.query(
-                "SELECT id FROM input_file WHERE sha256 = $1::bytea", [Self.byteaText(file.digest.sha256)])
-            guard existing.rowCount == 0 else { return nil }
-            try insertInputFile(id: fileID, path: path, digest: file.digest, isGzip: file.isGzip)
+            guard try !InputFileRecord.isStored(file.digest, on: connection) else { return nil }
+            let record = InputFileRecord(
+                kind: .receipts, path: path, digest: file.digest, isGzip: file.isGzip, runID: runID)
+            try record.insert(id: fileID, on: connection)
             try connection.execute(script: try SQLResources.query("receipt_stage"), context: "create staging tables")
             var counts = try load(file, settled: settled, staged: &staged)
-            logger.debug("loaded rows", metadata: ["file": "\(path)", "seconds": "\(Self.seconds(since: started))"])
+            logger.debug("loaded rows", metadata: ["file": "\(path)", "seconds": "\(stopwatch.seconds)"])
             for statement in try SQLResources.statements(ofQuery: "receipt_merge") {
                 try connection.query(statement, context: "merge \(path)")
             }
@@ -125,14 +120,9 @@ public struct ReceiptIngest {
                 TransactionKey(
                     environment: conflicts.string(row, 0) ?? "", transactionID: conflicts.string(row, 1) ?? "")
             }
-            try connection.query(
-                """
-                UPDATE input_file SET records_read = $2, records_stored = $3, records_quarantined = $4,
-                    transaction_entries = $5 WHERE id = $1
-                """, [fileID, counts.records, counts.stored, counts.quarantined, counts.transactionEntries],
-                context: "record file counts")
+            try InputFileRecord.recordCounts(counts, fileID: fileID, on: connection)
             counts.filesIngested = 1
-            logger.debug("merged", metadata: ["file": "\(path)", "seconds": "\(Self.seconds(since: started))"])
+            logger.debug("merged", metadata: ["file": "\(path)", "seconds": "\(stopwatch.seconds)"])
             return counts
         }
         guard let outcome else {
@@ -142,25 +132,14 @@ public struct ReceiptIngest {
         }
         settled.record(committed: staged, conflicting: conflicting)
         summary.add(outcome)
-        let seconds = Self.seconds(since: started)
         logger.info(
             "ingested receipts",
             metadata: [
                 "file": "\(path)", "records": "\(outcome.records)", "stored": "\(outcome.stored)",
                 "quarantined": "\(outcome.quarantined)", "transaction_entries": "\(outcome.transactionEntries)",
-                "seconds": "\(String(format: "%.2f", seconds))",
+                "seconds": "\(stopwatch.formattedSeconds)",
             ])
         return summary
-    }
-
-    private func insertInputFile(id: Int64, path: String, digest: FileDigest, isGzip: Bool) throws {
-        try connection.query(
-            """
-            INSERT INTO input_file (id, sha256, size_bytes, kind, path, compression, run_id)
-            VALUES ($1, $2::bytea, $3, 'receipts', $4, $5, $6)
-            """,
-            [id, Self.byteaText(digest.sha256), digest.size, path, isGzip ? "gzip" : "none", runID.map { Int($0) }],
-            context: "record input file")
     }
 
     /// Streams the file: its thread parses and renders rows, this one loads them. Receipts go straight into
@@ -224,16 +203,5 @@ public struct ReceiptIngest {
             }
             start = row.end
         }
-    }
-
-    static func seconds(since start: DispatchTime) -> Double {
-        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-    }
-
-    /// `bytea` input text (`\x…`) for a bound parameter.
-    static func byteaText(_ bytes: [UInt8]) -> String {
-        "\\x"
-            + bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
-            .joined()
     }
 }

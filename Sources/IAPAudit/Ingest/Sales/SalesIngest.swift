@@ -1,22 +1,11 @@
 internal import AppStoreFormats
 internal import Foundation
-internal import Gzip
 public import Logging
 public import Postgres
 
 /// Loads Sales and Trends, financial and subscription report files into PostgreSQL: each file once by content hash,
 /// atomically; rows through COPY with every column kept; bad lines quarantined; findings about a file recorded.
 public struct SalesIngest {
-    /// Reason codes for problems this ingest finds itself (the parser's row codes pass through unchanged).
-    public enum Code {
-        public static let lineTooLong = "line-too-long"
-        public static let nulByte = "nul-byte"
-        public static let truncatedGzip = "truncated-gzip"
-        public static let corruptGzip = "corrupt-gzip"
-        public static let readError = "read-error"
-        public static let emptyFile = "empty-file"
-    }
-
     /// Longest line accepted; Apple's rows are a few hundred bytes, so anything near this is not a report.
     public static let defaultMaxLineLength = 1 << 20
     /// Quarantine bytes collected before the row COPY pauses to load them (bounds memory on a file of bad lines).
@@ -56,21 +45,20 @@ public struct SalesIngest {
     public func ingest(file path: String) throws -> SalesIngestSummary {
         var summary = SalesIngestSummary()
         summary.ingest.filesSeen = 1
-        let started = DispatchTime.now()
+        let stopwatch = Stopwatch()
         let digest = try FileDigest.of(path: path)
         let outcome = try connection.transaction { () throws -> SalesIngestSummary? in
             try connection.advisoryTransactionLock(digest.lockKey)
-            let existing = try connection.query(
-                "SELECT id FROM input_file WHERE sha256 = $1::bytea", [ReceiptIngest.byteaText(digest.sha256)])
-            guard existing.rowCount == 0 else { return nil }
-            let file: DecodedFile
+            guard try !InputFileRecord.isStored(digest, on: connection) else { return nil }
+            let reader: SalesReportFileReader
             do {
-                file = try DecodedFile(path: path)
+                reader = try SalesReportFileReader(path: path, maxLineLength: maxLineLength)
             } catch {
                 throw IAPAuditError.input("cannot open \(path): \(error)")
             }
-            let fileID = try insertInputFile(path: path, digest: digest, isGzip: file.isGzip)
-            return try load(file, fileID: fileID, path: path)
+            let record = InputFileRecord(kind: .sales, path: path, digest: digest, isGzip: reader.isGzip, runID: runID)
+            let fileID = try record.insert(on: connection)
+            return try load(reader, fileID: fileID, path: path)
         }
         guard let outcome else {
             summary.ingest.filesAlreadyIngested = 1
@@ -78,37 +66,19 @@ public struct SalesIngest {
             return summary
         }
         summary.add(outcome)
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         logger.info(
             "ingested report",
             metadata: [
                 "file": "\(path)", "rows": "\(outcome.ingest.stored)", "quarantined": "\(outcome.ingest.quarantined)",
                 "findings": "\(outcome.findingsByCode.values.reduce(0, +))",
-                "seconds": "\(String(format: "%.2f", seconds))",
+                "seconds": "\(stopwatch.formattedSeconds)",
             ])
         return summary
     }
 
-    private func insertInputFile(path: String, digest: FileDigest, isGzip: Bool) throws -> Int64 {
-        let result = try connection.query(
-            """
-            INSERT INTO input_file (sha256, size_bytes, kind, path, compression, run_id)
-            VALUES ($1::bytea, $2, 'sales', $3, $4, $5) RETURNING id
-            """,
-            [
-                ReceiptIngest.byteaText(digest.sha256), digest.size, path, isGzip ? "gzip" : "none",
-                runID.map { Int($0) },
-            ], context: "record input file")
-        guard let id = result.string(0, 0).flatMap({ Int64($0) }) else {
-            throw IAPAuditError.internalInconsistency("INSERT … RETURNING id gave no id")
-        }
-        return id
-    }
-
     /// Streams the file's rows into `sales_report_row`, then records the report, its periods, its findings and
     /// the file's counts.
-    private func load(_ file: DecodedFile, fileID: Int64, path: String) throws -> SalesIngestSummary {
-        let reader = LineReader(file: file, maxLineLength: maxLineLength)
+    private func load(_ reader: SalesReportFileReader, fileID: Int64, path: String) throws -> SalesIngestSummary {
         let batch = SalesReportBatch(reader: reader, fileID: fileID, path: path, runID: runID, logger: logger)
         while !batch.isDone {
             try connection.copyIn(SalesRows.rowCopy, context: "COPY sales_report_row from \(path)") { rows in
@@ -119,11 +89,16 @@ public struct SalesIngest {
         }
         let findings = batch.finish()
         var summary = SalesIngestSummary()
-        for finding in findings where finding.severity == .error || finding.code == Code.emptyFile {
+        for finding in findings {
             // Nothing of the file could be stored: that is a quarantined file, not only a fact about it. A file
             // that failed to decode is quarantined for that already.
-            if finding.code == Code.emptyFile && batch.hasReadError { continue }
-            try batch.quarantineFileProblem(line: finding.line ?? 0, code: finding.code, message: finding.message)
+            let reason = QuarantineReason(rawValue: finding.code)
+            guard finding.severity == .error || reason == .emptyFile else { continue }
+            if reason == .emptyFile && batch.hasReadError { continue }
+            guard let reason else {
+                throw IAPAuditError.internalInconsistency("finding \(finding.code) is not a quarantine reason")
+            }
+            try batch.quarantineFileProblem(line: finding.line ?? 0, reason: reason, message: finding.message)
         }
         try connection.copyIn(QuarantineRecord.copyStatement, rows: batch.quarantine, context: "COPY quarantine")
         try recordReport(batch.parser, periods: batch.periods, fileID: fileID, path: path)
@@ -136,11 +111,7 @@ public struct SalesIngest {
         }
         summary.ingest.add(batch.counts)
         summary.ingest.filesIngested = 1
-        try connection.query(
-            """
-            UPDATE input_file SET records_read = $2, records_stored = $3, records_quarantined = $4 WHERE id = $1
-            """, [Int(fileID), summary.ingest.records, summary.ingest.stored, summary.ingest.quarantined],
-            context: "record file counts")
+        try InputFileRecord.recordCounts(summary.ingest, fileID: fileID, on: connection)
         return summary
     }
 

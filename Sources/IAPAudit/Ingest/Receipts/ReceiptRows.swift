@@ -11,13 +11,29 @@ enum ReceiptRows {
         transaction_entries, raw) FROM STDIN (FORMAT binary)
         """
 
-    static let entryCopy = """
-        COPY stage_entry (receipt_id, source, ordinal, environment, transaction_id, original_transaction_id, \
-        product_id, quantity, purchase_date, original_purchase_date, expires_date, cancellation_date, \
-        cancellation_reason, web_order_line_item_id, is_trial_period, is_in_intro_offer_period, is_upgraded, \
-        in_app_ownership_type, subscription_group_identifier, promotional_offer_id, offer_code_ref_name, \
-        app_account_token, item_id, bundle_id, app_item_id) FROM STDIN
-        """
+    /// The columns of `stage_entry`, in COPY order, with their SQL types: the one list of a staged transaction copy.
+    ///
+    /// `appendStagedEntry` writes them in this order and `entryCopy` is derived from it. The SQL spells them too, so
+    /// that analysts read plain SQL: `receipt_stage.sql` (the same list), the `purchase` table of
+    /// `0001_create_core.sql` and `receipt_merge.sql` (all but the first three, which say where the copy was found);
+    /// `StagedColumnsTests` fails when any of them disagrees with this list.
+    static let stagedEntryColumns: [(name: String, type: String)] = [
+        ("receipt_id", "bigint"), ("source", "text"), ("ordinal", "integer"), ("environment", "text"),
+        ("transaction_id", "text"), ("original_transaction_id", "text"), ("product_id", "text"),
+        ("quantity", "integer"), ("purchase_date", "timestamptz"), ("original_purchase_date", "timestamptz"),
+        ("expires_date", "timestamptz"), ("cancellation_date", "timestamptz"), ("cancellation_reason", "integer"),
+        ("web_order_line_item_id", "text"), ("is_trial_period", "boolean"), ("is_in_intro_offer_period", "boolean"),
+        ("is_upgraded", "boolean"), ("in_app_ownership_type", "text"), ("subscription_group_identifier", "text"),
+        ("promotional_offer_id", "text"), ("offer_code_ref_name", "text"), ("app_account_token", "uuid"),
+        ("item_id", "text"), ("bundle_id", "text"), ("app_item_id", "text"),
+    ]
+
+    /// The staged columns that locate a copy (which receipt, which array, which position) rather than describe the
+    /// purchase: `purchase` has every other staged column.
+    static let stagedLocationColumnCount = 3
+
+    static let entryCopy =
+        "COPY stage_entry (" + stagedEntryColumns.map(\.name).joined(separator: ", ") + ") FROM STDIN"
 
     static let linkCopy = """
         COPY receipt_purchase (receipt_id, source, ordinal, environment, transaction_id) FROM STDIN

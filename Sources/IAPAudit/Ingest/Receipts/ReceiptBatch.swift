@@ -44,7 +44,7 @@ final class ReceiptBatch {
                 } catch {
                     try quarantine(
                         QuarantineRecord(
-                            line: line, recordNumber: number, reasonCode: error.code.rawValue, message: error.message,
+                            line: line, recordNumber: number, reason: error.code, message: error.message,
                             excerpt: Array(bytes)), into: &chunk.quarantine)
                     continue
                 }
@@ -61,11 +61,11 @@ final class ReceiptBatch {
                 }
                 counts.stored += 1
                 counts.transactionEntries += receipt.transactions.count
-            case .unreadable(let line, let number, let code, let message, let excerpt):
+            case .unreadable(let line, let number, let reason, let message, let excerpt):
                 if number != nil { counts.records += 1 }
                 try quarantine(
                     QuarantineRecord(
-                        line: line, recordNumber: number, reasonCode: code, message: message, excerpt: excerpt),
+                        line: line, recordNumber: number, reason: reason, message: message, excerpt: excerpt),
                     into: &chunk.quarantine)
             }
         }
@@ -74,9 +74,10 @@ final class ReceiptBatch {
     private func quarantine(_ record: QuarantineRecord, into rows: inout CopyWriter) throws {
         try record.append(to: &rows, fileID: fileID, path: path, runID: runID)
         counts.quarantined += 1
-        counts.quarantinedByReason[record.reasonCode, default: 0] += 1
+        counts.quarantinedByReason[record.reason.rawValue, default: 0] += 1
         logger.debug(
-            "quarantined", metadata: ["file": "\(path)", "line": "\(record.line)", "reason": "\(record.reasonCode)"])
+            "quarantined",
+            metadata: ["file": "\(path)", "line": "\(record.line)", "reason": "\(record.reason.rawValue)"])
     }
 }
 

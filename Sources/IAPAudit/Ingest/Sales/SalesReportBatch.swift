@@ -1,13 +1,6 @@
 internal import AppStoreFormats
-internal import Gzip
 internal import Logging
 internal import Postgres
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 /// The lines of one report file on their way to the database: rows stream into COPY, rejected lines are collected
 /// for the quarantine between COPYs, and the periods the rows cover are gathered for `sales_report_period`.
@@ -18,7 +11,7 @@ final class SalesReportBatch {
         var end: CalendarDate
     }
 
-    private let reader: LineReader
+    private let reader: SalesReportFileReader
     private let fileID: Int64
     private let path: String
     private let runID: Int64?
@@ -29,12 +22,12 @@ final class SalesReportBatch {
     private(set) var periods: Set<Period> = []
     private(set) var counts = IngestSummary()
     /// The file could not be decoded to its end (corrupt or truncated gzip, read error).
-    private(set) var hasReadError = false
+    var hasReadError: Bool { reader.hasReadError }
     /// The reader has no more lines.
     private(set) var isDone = false
     private var scratch: [UInt8] = []
 
-    init(reader: LineReader, fileID: Int64, path: String, runID: Int64?, logger: Logger) {
+    init(reader: SalesReportFileReader, fileID: Int64, path: String, runID: Int64?, logger: Logger) {
         self.reader = reader
         self.fileID = fileID
         self.path = path
@@ -46,34 +39,19 @@ final class SalesReportBatch {
     func fill(_ rows: inout CopyWriter, until limit: Int) throws {
         let fileID = Int(self.fileID)
         while quarantine.byteCount < limit {
-            let event: LineEvent?
-            do {
-                event = try reader.next()
-            } catch {
-                try quarantineReadError(error)
+            guard let item = reader.next() else {
                 isDone = true
                 return
             }
-            guard let event else {
+            switch item {
+            case .decodingFailed(let line, let reason, let message):
+                try quarantine(line: line, reason: reason, message: message, excerpt: [])
                 isDone = true
                 return
-            }
-            switch event {
-            case .overlong(let number, let length, let prefix):
+            case .unreadableLine(let number, let reason, let message, let excerpt):
                 counts.records += 1
-                try quarantine(
-                    line: number, code: SalesIngest.Code.lineTooLong,
-                    message: "line is \(length) bytes, longer than the \(reader.maxLineLength)-byte limit",
-                    excerpt: prefix)
+                try quarantine(line: number, reason: reason, message: message, excerpt: excerpt)
             case .line(let number, let bytes):
-                if Self.containsNUL(bytes) {
-                    // PostgreSQL text cannot hold NUL: one such value would fail the whole file's COPY.
-                    counts.records += 1
-                    try quarantine(
-                        line: number, code: SalesIngest.Code.nulByte, message: "line contains a NUL byte",
-                        excerpt: Array(bytes))
-                    continue
-                }
                 switch parser.consume(line: bytes, number: number) {
                 case .row(let row):
                     counts.records += 1
@@ -87,8 +65,11 @@ final class SalesReportBatch {
                     try SalesRows.append(row, fileID: fileID, to: &rows, scratch: &scratch)
                 case .rejected(let issue):
                     counts.records += 1
+                    guard let reason = issue.reason else {
+                        throw IAPAuditError.internalInconsistency("the parser gave an unknown reason \(issue.code)")
+                    }
                     try quarantine(
-                        line: issue.line, code: issue.code,
+                        line: issue.line, reason: reason,
                         message: issue.message + (issue.column.map { " (column \"\($0)\")" } ?? ""),
                         excerpt: Array(bytes))
                 case .header, .blank, .trailer, .skipped:
@@ -109,37 +90,17 @@ final class SalesReportBatch {
     }
 
     /// Quarantines a problem with the whole file (`line` 0) or with its header.
-    func quarantineFileProblem(line: Int, code: String, message: String) throws {
-        try quarantine(line: line, code: code, message: message, excerpt: [])
+    func quarantineFileProblem(line: Int, reason: QuarantineReason, message: String) throws {
+        try quarantine(line: line, reason: reason, message: message, excerpt: [])
     }
 
-    private func quarantineReadError(_ error: LineReaderError) throws {
-        hasReadError = true
-        let code: String
-        switch error.underlying.kind {
-        case .truncated: code = SalesIngest.Code.truncatedGzip
-        case .corrupt(_), .trailingGarbage: code = SalesIngest.Code.corruptGzip
-        default: code = SalesIngest.Code.readError
-        }
-        try quarantine(
-            line: error.line, code: code,
-            message: "\(error.underlying) (lines before \(error.line) were read)", excerpt: [])
-    }
-
-    private func quarantine(line: Int, code: String, message: String, excerpt: [UInt8]) throws {
+    private func quarantine(line: Int, reason: QuarantineReason, message: String, excerpt: [UInt8]) throws {
         let record = QuarantineRecord(
-            line: line, recordNumber: nil, reasonCode: code, message: message, excerpt: excerpt)
+            line: line, recordNumber: nil, reason: reason, message: message, excerpt: excerpt)
         try record.append(to: &quarantine, fileID: fileID, path: path, runID: runID)
         counts.quarantined += 1
-        counts.quarantinedByReason[code, default: 0] += 1
-        logger.debug("quarantined", metadata: ["file": "\(path)", "line": "\(line)", "reason": "\(code)"])
-    }
-
-    private static func containsNUL(_ bytes: ArraySlice<UInt8>) -> Bool {
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress, !buffer.isEmpty else { return false }
-            return memchr(base, 0, buffer.count) != nil
-        }
+        counts.quarantinedByReason[reason.rawValue, default: 0] += 1
+        logger.debug("quarantined", metadata: ["file": "\(path)", "line": "\(line)", "reason": "\(reason.rawValue)"])
     }
 }
 

@@ -1,0 +1,53 @@
+public import Gzip
+
+/// Why a record, a line or a whole file went to the quarantine: the one vocabulary of reason codes.
+///
+/// The raw values are stored in `quarantine.reason_code`, counted in summaries and read by reports and analysts, so
+/// they never change; a new ingest path adds cases rather than spelling its own strings. The parsers produce them,
+/// which is why they live here and not in the pipeline.
+public enum QuarantineReason: String, Sendable, Hashable, CaseIterable {
+    // A receipt record that cannot be stored (`ReceiptRecordParser`).
+    case invalidJSON = "invalid-json"
+    case invalidUTF8 = "invalid-utf8"
+    case notAnObject = "not-an-object"
+    case missingResponse = "missing-response"
+    case missingField = "missing-field"
+    case wrongType = "wrong-type"
+    case invalidDate = "invalid-date"
+    case invalidNumber = "invalid-number"
+    case invalidValue = "invalid-value"
+    case nulCharacter = "nul-character"
+    case invalidUsernameHash = "invalid-username-hash"
+    case usernameHashMismatch = "username-hash-mismatch"
+
+    // A stretch of a receipt file that is not a record (`ReceiptFileReader`).
+    case recordTooLong = "record-too-long"
+    case trailingData = "trailing-data"
+
+    // A report line that cannot be stored (`SalesReportParser`, `SalesReportFileReader`).
+    case shortRow = "short-row"
+    case longRow = "long-row"
+    case missingKey = "missing-key"
+    case lineTooLong = "line-too-long"
+    case nulByte = "nul-byte"
+
+    // A report header that makes the file's rows unreadable (`SalesReportParser`).
+    case unrecognisedHeader = "unrecognised-header"
+    case duplicateHeader = "duplicate-header"
+    case missingColumns = "missing-columns"
+
+    // Any file that cannot be decoded to its end, or holds nothing.
+    case truncatedGzip = "truncated-gzip"
+    case corruptGzip = "corrupt-gzip"
+    case readError = "read-error"
+    case emptyFile = "empty-file"
+
+    /// The reason for a failure to decode a file: truncated or corrupt gzip, or a read error.
+    public init(decoding error: GzipError) {
+        switch error.kind {
+        case .truncated: self = .truncatedGzip
+        case .corrupt, .trailingGarbage: self = .corruptGzip
+        default: self = .readError
+        }
+    }
+}
