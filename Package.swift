@@ -41,7 +41,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Report definitions and rendering (CSV, JSON, Markdown, HTML, SVG): pure, no database.
-        .target(name: "Reports", swiftSettings: strictSettings),
+        .target(name: "Reports", exclude: ["README.md"], swiftSettings: strictSettings),
         .target(
             name: "IAPAudit",
             dependencies: [
