@@ -40,10 +40,12 @@ let package = Package(
             dependencies: ["AppStoreFormats", "Gzip", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
+        // Report definitions and rendering (CSV, JSON, Markdown, HTML, SVG): pure, no database.
+        .target(name: "Reports", exclude: ["README.md"], swiftSettings: strictSettings),
         .target(
             name: "IAPAudit",
             dependencies: [
-                "Postgres", "Gzip", "AppStoreFormats", "SyntheticData",
+                "Postgres", "Gzip", "AppStoreFormats", "SyntheticData", "Reports",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -85,6 +87,7 @@ let package = Package(
         .testTarget(
             name: "SyntheticDataTests", dependencies: ["SyntheticData", "AppStoreFormats", "Gzip"],
             swiftSettings: strictSettings),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports"], swiftSettings: strictSettings),
         .testTarget(
             name: "IAPAuditTests",
             dependencies: ["IAPAudit", "Postgres", "AppStoreFormats", "SyntheticData", "Gzip"],

@@ -1,5 +1,6 @@
 internal import Foundation
 public import Postgres
+public import Reports
 
 /// Runs the reports built in from `reports/` and writes them in the formats users asked for.
 public struct ReportRunner {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import IAPAudit
+@testable import Reports
 
 @Suite struct ReportJSONTests {
     static let columns = [

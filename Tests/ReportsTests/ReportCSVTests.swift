@@ -1,6 +1,6 @@
 import Testing
 
-@testable import IAPAudit
+@testable import Reports
 
 @Suite struct ReportCSVTests {
     static func csv(_ columns: [ReportColumn], _ rows: [[String?]]) -> [UInt8] {

@@ -24,7 +24,7 @@ public struct ChartSpec: Sendable, Hashable {
     public var layout: BarLayout
 
     /// Creates a chart description.
-    public init(kind: Kind, x: String, y: String, series: String? = nil, layout: BarLayout = .stacked) {
+    package init(kind: Kind, x: String, y: String, series: String? = nil, layout: BarLayout = .stacked) {
         self.kind = kind
         self.x = x
         self.y = y

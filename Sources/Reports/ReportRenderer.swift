@@ -6,10 +6,10 @@ public enum ReportRenderer {
     /// The most rows an HTML page lists; CSV and JSON always hold every row.
     ///
     /// Browsers stall on tables of a few hundred thousand rows, and nobody reads that many on a page.
-    public static let htmlRowLimit = 10_000
+    static let htmlRowLimit = 10_000
 
     /// The most rows an HTML chart draws; a larger result gets a note instead of a chart.
-    public static let chartRowLimit = 10_000
+    static let chartRowLimit = 10_000
 
     /// Renders `table` in `format`. `chart` is drawn in HTML only; the other formats carry data, not pictures.
     public static func render(_ table: ReportTable, as format: ReportFormat, chart: ChartSpec?) -> [UInt8] {

@@ -1,13 +1,13 @@
 /// The `$n` parameter placeholders a SQL text uses, found by a scanner that skips comments and quoted text.
-struct SQLPlaceholders: Sendable, Equatable {
+package struct SQLPlaceholders: Sendable, Equatable {
     /// Whether anything other than whitespace and comments is present.
-    var hasStatement = false
+    package private(set) var hasStatement = false
     /// The placeholder numbers used, e.g. `[1, 2]` for `$1` and `$2`.
-    var numbers: Set<Int> = []
+    package private(set) var numbers: Set<Int> = []
 
     /// Scans PostgreSQL SQL: `--` and nested `/* */` comments, `'…'`, `E'…'`, `"…"` and `$tag$…$tag$` are skipped,
     /// so a `$1` inside a string or comment does not count.
-    init(scanning sql: String) {
+    package init(scanning sql: String) {
         let bytes = Array(sql.utf8)
         let count = bytes.count
         var index = 0

@@ -8,7 +8,7 @@ public struct ReportTable: Sendable, Equatable {
         public var value: String?
 
         /// Creates a parameter record.
-        public init(name: String, value: String?) {
+        package init(name: String, value: String?) {
             self.name = name
             self.value = value
         }
@@ -28,7 +28,7 @@ public struct ReportTable: Sendable, Equatable {
     public var parameters: [Parameter]
 
     /// Creates a report result.
-    public init(
+    package init(
         title: String,
         description: String,
         columns: [ReportColumn],

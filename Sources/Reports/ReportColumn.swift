@@ -6,7 +6,7 @@ public struct ReportColumn: Sendable, Hashable {
     public var kind: ColumnKind
 
     /// Creates a column description.
-    public init(name: String, kind: ColumnKind) {
+    package init(name: String, kind: ColumnKind) {
         self.name = name
         self.kind = kind
     }

@@ -29,7 +29,7 @@ public struct ReportDefinition: Sendable, Hashable {
     public var sql: String
 
     /// Parses a report file; `name` is the file name without `.sql`.
-    public static func parse(name: String, text: String) throws(ReportDefinitionError) -> ReportDefinition {
+    package static func parse(name: String, text: String) throws(ReportDefinitionError) -> ReportDefinition {
         guard isValidReportName(name) else { throw .invalidName(name) }
         // Editors on Windows may save a byte order mark, which PostgreSQL would reject as a syntax error.
         let text = text.first == "\u{FEFF}" ? String(text.dropFirst()) : text
@@ -52,7 +52,7 @@ public struct ReportDefinition: Sendable, Hashable {
     ///
     /// Omitted parameters take their defaults. Unknown names, missing required parameters and values of the wrong
     /// type are rejected with the `--param` to fix.
-    public func bind(_ values: [String: String]) throws(ReportDefinitionError) -> [String?] {
+    package func bind(_ values: [String: String]) throws(ReportDefinitionError) -> [String?] {
         let known = Set(parameters.map(\.name))
         if let unknown = values.keys.filter({ !known.contains($0) }).sorted().first {
             throw .unknownParameter(report: name, name: unknown, known: parameters.map(\.name))

@@ -1,4 +1,4 @@
-@testable import IAPAudit
+@testable import Reports
 
 /// Report results shared by the renderer tests, with the hostile values that input may carry.
 enum ReportFixtures {

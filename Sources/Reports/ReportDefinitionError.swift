@@ -2,7 +2,7 @@
 ///
 /// Messages name the file and line, or the `--param` to fix. They never repeat a parameter value: a user who passes
 /// a raw username where a hash belongs must not find it copied into logs.
-public enum ReportDefinitionError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ReportDefinitionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The report name is not usable as a file name (`reports/NAME.sql`).
     case invalidName(String)
     /// A header line is not of the form `-- key: value`.
@@ -37,7 +37,7 @@ public enum ReportDefinitionError: Error, Sendable, Hashable, CustomStringConver
     case invalidParameterValue(report: String, name: String, kind: ReportParameter.Kind)
 
     /// What failed, where, and what to do about it.
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidName(let name):
             return

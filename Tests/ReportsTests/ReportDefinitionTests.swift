@@ -1,6 +1,6 @@
 import Testing
 
-@testable import IAPAudit
+@testable import Reports
 
 @Suite struct ReportDefinitionTests {
     static let quarantine = """

@@ -33,7 +33,7 @@ public struct ReportParameter: Sendable, Hashable {
     public var isRequired: Bool { defaultValue == nil }
 
     /// Creates a parameter declaration.
-    public init(name: String, kind: Kind, defaultValue: Default?, help: String? = nil, position: Int) {
+    package init(name: String, kind: Kind, defaultValue: Default?, help: String? = nil, position: Int) {
         self.name = name
         self.kind = kind
         self.defaultValue = defaultValue

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import IAPAudit
+@testable import Reports
 
 @Suite struct SVGChartTests {
     static func svg(_ table: ReportTable, _ spec: ChartSpec) throws -> String {

@@ -9,7 +9,7 @@ public enum ColumnKind: String, Sendable, Hashable, CaseIterable {
     case json
 
     /// The kind for a PostgreSQL type OID as libpq reports it (`PQftype`); any other type is shown as text.
-    public init(postgresTypeOID oid: UInt32) {
+    package init(postgresTypeOID oid: UInt32) {
         switch oid {
         case 20, 21, 23, 26: self = .integer  // int8, int2, int4, oid
         case 700, 701, 1700: self = .decimal  // float4, float8, numeric
