@@ -76,16 +76,19 @@ let package = Package(
         .executableTarget(name: "embed-resources", swiftSettings: strictSettings),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
 
+        // What several test targets share: the fixture corpus locator.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres"], swiftSettings: strictSettings),
         .testTarget(name: "GzipTests", dependencies: ["Gzip"], swiftSettings: strictSettings),
         .testTarget(
-            name: "AppStoreFormatsTests", dependencies: ["AppStoreFormats", "Gzip"], swiftSettings: strictSettings),
+            name: "AppStoreFormatsTests", dependencies: ["AppStoreFormats", "Gzip", "TestSupport"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "SyntheticDataTests", dependencies: ["SyntheticData", "AppStoreFormats", "Gzip"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "IAPAuditTests",
-            dependencies: ["IAPAudit", "Postgres", "AppStoreFormats", "SyntheticData", "Gzip"],
+            dependencies: ["IAPAudit", "Postgres", "AppStoreFormats", "SyntheticData", "Gzip", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ],
