@@ -78,19 +78,22 @@ let package = Package(
         .executableTarget(name: "embed-resources", swiftSettings: strictSettings),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
 
+        // What several test targets share: the fixture corpus locator.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         // Checks the import rules of docs/architecture.md against every source file.
         .testTarget(name: "ArchitectureTests", swiftSettings: strictSettings),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres"], swiftSettings: strictSettings),
         .testTarget(name: "GzipTests", dependencies: ["Gzip"], swiftSettings: strictSettings),
         .testTarget(
-            name: "AppStoreFormatsTests", dependencies: ["AppStoreFormats", "Gzip"], swiftSettings: strictSettings),
+            name: "AppStoreFormatsTests", dependencies: ["AppStoreFormats", "Gzip", "TestSupport"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "SyntheticDataTests", dependencies: ["SyntheticData", "AppStoreFormats", "Gzip"],
             swiftSettings: strictSettings),
         .testTarget(name: "ReportsTests", dependencies: ["Reports"], swiftSettings: strictSettings),
         .testTarget(
             name: "IAPAuditTests",
-            dependencies: ["IAPAudit", "Postgres", "AppStoreFormats", "SyntheticData", "Gzip"],
+            dependencies: ["IAPAudit", "Postgres", "AppStoreFormats", "SyntheticData", "Gzip", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ],

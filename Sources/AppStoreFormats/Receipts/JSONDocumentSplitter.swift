@@ -13,6 +13,7 @@ final class JSONDocumentSplitter {
     private var isArray: Bool?
     private var arrayClosed = false
     private var pendingError: ReceiptFileItem?
+    private var isPastByteOrderMark = false
 
     init(file: DecodedFile, maxRecordLength: Int) {
         self.file = file
@@ -52,7 +53,26 @@ final class JSONDocumentSplitter {
 
     private var record: [UInt8] = []
 
+    /// Skips a UTF-8 byte order mark at the start of the file. The first read holds at least its three bytes unless
+    /// the file is shorter (or a gzip member ends inside them), so more is read until three bytes are there.
+    private func skipByteOrderMark() {
+        guard peekByte() == ReceiptFileReader.byteOrderMark[0] else { return }
+        while chunk.count - index < 3 && !isAtEnd && pendingError == nil {
+            do {
+                if try file.read(into: &chunk, maxCount: 1 << 18) == 0 { isAtEnd = true }
+            } catch {
+                isAtEnd = true
+                pendingError = ReceiptFileReader.unreadable(error, line: line)
+            }
+        }
+        if chunk[index...].starts(with: ReceiptFileReader.byteOrderMark) { index += 3 }
+    }
+
     func next(numbering recordNumber: inout Int) -> ReceiptFileItem? {
+        if !isPastByteOrderMark {
+            isPastByteOrderMark = true
+            skipByteOrderMark()
+        }
         // Skip white space and, inside an array, the commas between elements.
         while let byte = peekByte() {
             if Self.isWhitespace(byte) || (isArray == true && !arrayClosed && byte == UInt8(ascii: ",")) {

@@ -31,6 +31,9 @@ public enum ReceiptFileItem {
 
 /// Streams the records of one receipt file (plain or gzip by magic bytes) with bounded memory.
 public final class ReceiptFileReader {
+    /// The UTF-8 byte order mark some editors and Windows tools write at the start of a text file: not a record's.
+    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
     private let file: DecodedFile
     private let format: ReceiptFileFormat
     private let maxRecordLength: Int
@@ -83,7 +86,8 @@ public final class ReceiptFileReader {
             }
             guard let event else { return nil }
             switch event {
-            case .line(let number, let bytes):
+            case .line(let number, var bytes):
+                if number == 1 && bytes.starts(with: Self.byteOrderMark) { bytes.removeFirst(3) }
                 // Blank lines separate nothing and hold nothing: not records.
                 if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
                 recordNumber += 1

@@ -35,34 +35,55 @@ public struct ReceiptRecordParser: Sendable {
         }
         let envelope = FieldReader(top, path: "")
         let shape: RecordedReceipt.Shape
-        let response: JSONObject
+        // The object holding the verifyReceipt fields, and — for a V1 notification — the notification's own object.
+        let response: FieldReader
+        var notification: FieldReader?
         if top.contains("response") {
             guard let nested = try envelope.object("response") else {
                 throw ReceiptRecordError(.missingResponse, "\"response\" is null")
             }
-            (shape, response) = (.envelope, nested)
-        } else if top.contains("unified_receipt") {
-            guard let nested = try envelope.object("unified_receipt") else {
-                throw ReceiptRecordError(.missingResponse, "\"unified_receipt\" is null")
+            // A recorder may keep a V1 notification body as the envelope's response: read it as the bare body is.
+            let body = FieldReader(nested, path: "response")
+            if let unified = try Self.notificationResponse(body) {
+                (response, notification) = (unified, body)
+            } else {
+                response = body
             }
-            (shape, response) = (.notificationV1, nested)
+            shape = .envelope
+        } else if let unified = try Self.notificationResponse(envelope) {
+            (shape, response, notification) = (.notificationV1, unified, envelope)
         } else if top.contains("status") {
-            (shape, response) = (.bareResponse, top)
+            (shape, response) = (.bareResponse, envelope)
         } else {
             throw ReceiptRecordError(
                 .missingResponse, "no \"response\" object, and not a bare verifyReceipt answer (no \"status\")")
         }
-        let responsePath = shape == .envelope ? "response" : shape == .notificationV1 ? "unified_receipt" : ""
-        var receipt = try readResponse(FieldReader(response, path: responsePath), shape: shape)
+        var receipt = try readResponse(response, shape: shape, isNotification: notification != nil)
         try readAccount(envelope, into: &receipt)
-        if shape == .notificationV1 {
-            if receipt.bundleID == nil { receipt.bundleID = try envelope.identifier("bid") }
-            if receipt.applicationVersion == nil { receipt.applicationVersion = try envelope.string("bvrs") }
-            receipt.notificationType = try envelope.string("notification_type")
-            if try envelope.string("environment")?.lowercased() == "sandbox" { receipt.isSandbox = true }
+        if let notification {
+            if receipt.bundleID == nil { receipt.bundleID = try notification.identifier("bid") }
+            if receipt.applicationVersion == nil { receipt.applicationVersion = try notification.string("bvrs") }
+            receipt.notificationType = try notification.string("notification_type")
+            if try notification.string("environment")?.lowercased() == "sandbox" { receipt.isSandbox = true }
         }
         receipt.storedRecord = Self.storedForm(of: bytes, top: top)
         return receipt
+    }
+
+    /// The fields of a V1 notification body's receipt: its `unified_receipt`, or — in the pre-2020 layout, with
+    /// `latest_receipt_info` / `latest_expired_receipt_info` beside `notification_type` and no `status` — the body
+    /// itself. Nil when `body` is not a V1 notification.
+    private static func notificationResponse(_ body: FieldReader) throws(ReceiptRecordError) -> FieldReader? {
+        if body.object.contains("unified_receipt") {
+            guard let unified = try body.object("unified_receipt") else {
+                throw ReceiptRecordError(.missingResponse, "\"\(body.name("unified_receipt"))\" is null")
+            }
+            return FieldReader(unified, path: body.name("unified_receipt"))
+        }
+        if body.object.contains("notification_type") && !body.object.contains("status") {
+            return body
+        }
+        return nil
     }
 
     private func readAccount(_ envelope: FieldReader, into receipt: inout RecordedReceipt) throws(ReceiptRecordError) {
@@ -109,11 +130,12 @@ public struct ReceiptRecordParser: Sendable {
     }
 
     private func readResponse(
-        _ response: FieldReader, shape: RecordedReceipt.Shape
+        _ response: FieldReader, shape: RecordedReceipt.Shape, isNotification: Bool
     ) throws(ReceiptRecordError)
         -> RecordedReceipt
     {
-        guard let status = try response.int("status") else {
+        // Apple sends a notification only about a valid receipt; before 2020 its receipt carried no status at all.
+        guard let status = try response.int("status") ?? (isNotification ? 0 : nil) else {
             throw ReceiptRecordError(.missingField, "\"\(response.name("status"))\" is missing")
         }
         var receipt = RecordedReceipt(
@@ -152,6 +174,8 @@ public struct ReceiptRecordParser: Sendable {
         }
         var ordinal = 0
         for key in ["latest_receipt_info", "latest_expired_receipt_info"] {
+            // Pre-2020 notifications write `{}` for "no such transaction": an empty lone object lists none.
+            if case .object(let single)? = response.object[key], single.members.isEmpty { continue }
             for (index, entry) in try response.objects(key).enumerated() {
                 let path = response.name(key) + (response.object[key]?.array == nil ? "" : "[\(index)]")
                 receipt.transactions.append(
@@ -237,20 +261,37 @@ public struct ReceiptRecordParser: Sendable {
         return text.lowercased()
     }
 
-    /// The record as stored: its own bytes, with secret top-level members cut out.
+    /// The record as stored: its own bytes, with secret members cut out — at the top level, and inside the envelope's
+    /// `response` (where a recorder may keep a V1 notification body with its `password`).
     static func storedForm(of bytes: some Collection<UInt8>, top: JSONObject) -> [UInt8] {
         let original = Array(bytes)
         let leading = original.firstIndex { !isJSONWhitespace($0) } ?? 0
         let trailing = (original.lastIndex { !isJSONWhitespace($0) } ?? (original.count - 1)) + 1
-        guard top.members.contains(where: { secretMembers.contains($0.key) }) else {
+        guard holdsSecrets(top) || top["response"]?.object.map(holdsSecrets) == true else {
             return Array(original[leading..<trailing])
         }
-        // Member ranges are relative to the parsed bytes; rebuild the object from the members we keep, verbatim.
+        return rebuilt(top, from: original, descendingInto: "response")
+    }
+
+    private static func holdsSecrets(_ object: JSONObject) -> Bool {
+        object.members.contains { secretMembers.contains($0.key) }
+    }
+
+    /// The object from the members we keep, verbatim (member ranges are relative to the parsed bytes); the member
+    /// named `nestedKey`, when an object, is rebuilt the same way.
+    private static func rebuilt(
+        _ object: JSONObject, from original: [UInt8], descendingInto nestedKey: String?
+    ) -> [UInt8] {
         var stored: [UInt8] = [UInt8(ascii: "{")]
         var first = true
-        for member in top.members where !secretMembers.contains(member.key) {
+        for member in object.members where !secretMembers.contains(member.key) {
             if !first { stored.append(UInt8(ascii: ",")) }
-            stored.append(contentsOf: original[member.range])
+            if member.key == nestedKey, let nested = member.value.object, holdsSecrets(nested) {
+                stored.append(contentsOf: Array("\"\(member.key)\":".utf8))
+                stored.append(contentsOf: rebuilt(nested, from: original, descendingInto: nil))
+            } else {
+                stored.append(contentsOf: original[member.range])
+            }
             first = false
         }
         stored.append(UInt8(ascii: "}"))

@@ -7,7 +7,7 @@ public struct RecordedReceipt: Sendable {
         case envelope
         /// A verifyReceipt answer with no envelope (no account).
         case bareResponse = "bare-response"
-        /// An App Store Server Notification V1 body with `unified_receipt`.
+        /// An App Store Server Notification V1 body: `unified_receipt`, or the pre-2020 layout without it.
         case notificationV1 = "notification-v1"
     }
 

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import AppStoreFormats
@@ -7,7 +8,7 @@ struct ReceiptRecordParserCorpusTests {
     let parser = ReceiptRecordParser(hasher: AccountKeyHasher(pepper: nil))
 
     func parse(_ path: String) throws -> RecordedReceipt {
-        try parser.parse(try Corpus.bytes(path))
+        try parser.parse(try TestCorpus.bytes(path))
     }
 
     @Test func readsRevenueCatSandboxAppReceipt() throws {
@@ -109,7 +110,7 @@ struct ReceiptRecordParserCorpusTests {
 
     @Test func readsEveryCorpusReceiptFile() throws {
         for folder in ["receipts/verifyreceipt", "receipts/notifications-v1"] {
-            for name in try Corpus.files(in: folder) {
+            for name in try TestCorpus.files(in: folder) {
                 let receipt = try parse("\(folder)/\(name)")
                 #expect(!receipt.storedRecord.isEmpty, "\(name)")
             }

@@ -1,5 +1,6 @@
 import AppStoreFormats
 import Foundation
+import TestSupport
 
 /// What feeding one whole file to `SalesReportParser` produced, line by line.
 struct ParsedSalesReport {
@@ -42,35 +43,18 @@ struct ParsedSalesReport {
 
 /// Reads corpus files and fixtures the way the ingest stage does: LF-split lines, trailing CR removed.
 enum SalesReportFixtures {
-    /// `../shared/corpus/sales` beside the package root: found by walking up from this file; else `$IAPAUDIT_CORPUS`
-    /// (the corpus folder), else `/work/shared/corpus`.
-    static func corpusDirectory(filePath: String = #filePath) -> String {
-        let fileManager = FileManager.default
-        var directory = URL(fileURLWithPath: filePath).deletingLastPathComponent()
-        while directory.path != "/" {
-            let candidate = directory.appendingPathComponent("../shared/corpus").standardizedFileURL
-            if fileManager.fileExists(atPath: candidate.path) {
-                return candidate.appendingPathComponent("sales").path
-            }
-            directory = directory.deletingLastPathComponent()
-        }
-        let corpus = ProcessInfo.processInfo.environment["IAPAUDIT_CORPUS"] ?? "/work/shared/corpus"
-        return corpus + "/sales"
+    /// Every report file of the sales corpus that is here (see `TestCorpus`), sorted.
+    static func corpusFileNames() throws -> [String] {
+        try TestCorpus.files(in: "sales")
     }
 
-    /// Every report file in the sales corpus (not PROVENANCE.md), sorted.
-    static func corpusFileNames() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: corpusDirectory())
-            .filter { !$0.hasSuffix(".md") }
-            .sorted()
+    /// Whether the sales sample `name` is here: the unlicensed ones only with `../shared/corpus` beside the project.
+    static func isAvailable(_ name: String) -> Bool {
+        TestCorpus.isAvailable("sales/" + name)
     }
 
     static func corpusBytes(_ name: String) throws -> [UInt8] {
-        let path = corpusDirectory() + "/" + name
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path])
-        }
-        return [UInt8](data)
+        try TestCorpus.bytes("sales/" + name)
     }
 
     static func parseCorpusFile(_ name: String) throws -> ParsedSalesReport {

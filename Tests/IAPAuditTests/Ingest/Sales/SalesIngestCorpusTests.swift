@@ -2,13 +2,13 @@ import Foundation
 import Gzip
 import IAPAudit
 import Postgres
+import TestSupport
 import Testing
 
-/// Every real report sample in the shared corpus is read: stored, or quarantined with a precise reason; the same
-/// bytes as a multi-member gzip give the same rows.
+/// Every real report sample in the corpus (Tests/Fixtures/corpus, see `TestCorpus`) is read: stored, or quarantined
+/// with a precise reason; the same bytes as a multi-member gzip give the same rows.
 struct SalesIngestCorpusTests {
-    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../../../../shared/corpus/sales").standardized.path
+    static let corpus = TestCorpus.path("sales")
 
     /// What ingest must make of one corpus file.
     struct Expected: Sendable, CustomTestStringConvertible {
@@ -50,25 +50,53 @@ struct SalesIngestCorpusTests {
         Expected(file: "subscription_2020-10_appstore-sdk-go_subscriptions.tsv", layout: "subscription", rows: 49),
     ]
 
+    /// The shipped samples, and the unlicensed ones (only in ../shared/corpus; see `TestCorpus.unlicensed`).
+    static let shippedExpectations = expectations.filter { !TestCorpus.unlicensed.contains("sales/" + $0.file) }
+    static let unlicensedExpectations = expectations.filter { TestCorpus.unlicensed.contains("sales/" + $0.file) }
+
     @Test func everyCorpusFileHasAnExpectation() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: Self.corpus).filter { $0 != "PROVENANCE.md" }
-        #expect(Set(files) == Set(Self.expectations.map(\.file)))
+        let files = try TestCorpus.files(in: "sales")
+        let available = Self.expectations.filter { TestCorpus.isAvailable("sales/" + $0.file) }
+        #expect(Set(files) == Set(available.map(\.file)))
     }
 
-    @Test(arguments: expectations)
+    @Test(arguments: shippedExpectations)
     func plainFileIsStoredOrQuarantinedPrecisely(_ expected: Expected) throws {
+        try ingestPlain(expected)
+    }
+
+    // The Tippr reports state no licence: not shipped, read from ../shared/corpus when it is there.
+    @Test(
+        .enabled(if: TestCorpus.hasUnlicensedSamples, "unlicensed samples, only in ../shared/corpus (absent)"),
+        arguments: unlicensedExpectations)
+    func unlicensedPlainFileIsStoredOrQuarantinedPrecisely(_ expected: Expected) throws {
+        try ingestPlain(expected)
+    }
+
+    private func ingestPlain(_ expected: Expected) throws {
         let test = try TestWorkspace()
-        let path = Self.corpus + "/" + expected.file
+        let path = TestCorpus.path("sales/" + expected.file)
         let summary = try test.workspace.ingestSales(paths: [path])
         try check(test, expected, summary: summary, compression: "none")
     }
 
-    @Test(arguments: expectations)
+    @Test(arguments: shippedExpectations)
     func multiMemberGzipGivesTheSameRows(_ expected: Expected) throws {
+        try ingestMultiMemberGzip(expected)
+    }
+
+    @Test(
+        .enabled(if: TestCorpus.hasUnlicensedSamples, "unlicensed samples, only in ../shared/corpus (absent)"),
+        arguments: unlicensedExpectations)
+    func unlicensedMultiMemberGzipGivesTheSameRows(_ expected: Expected) throws {
+        try ingestMultiMemberGzip(expected)
+    }
+
+    private func ingestMultiMemberGzip(_ expected: Expected) throws {
         let plainTest = try TestWorkspace()
-        _ = try plainTest.workspace.ingestSales(paths: [Self.corpus + "/" + expected.file])
+        _ = try plainTest.workspace.ingestSales(paths: [TestCorpus.path("sales/" + expected.file)])
         let test = try TestWorkspace()
-        let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: Self.corpus + "/" + expected.file)))
+        let bytes = try TestCorpus.bytes("sales/" + expected.file)
         let path = test.directory.appendingPathComponent(expected.file + ".gz").path
         try SalesTestData.writeMultiMemberGzip(bytes, to: path, members: 3)
         let summary = try test.workspace.ingestSales(paths: [path])
@@ -93,10 +121,11 @@ struct SalesIngestCorpusTests {
         #expect(findings == expected.findings)
     }
 
-    @Test func recordsVendorFrequencyDateAndRegionFromAppleFileNames() throws {
+    @Test(.enabled(if: TestCorpus.hasUnlicensedSamples, "unlicensed sample, only in ../shared/corpus (absent)"))
+    func recordsVendorFrequencyDateAndRegionFromAppleFileNames() throws {
         let test = try TestWorkspace()
         _ = try test.workspace.ingestSales(paths: [
-            Self.corpus + "/S_D_85127269_20111122.txt", Self.corpus + "/45545510_0914_CH.txt",
+            TestCorpus.path("sales/S_D_85127269_20111122.txt"), Self.corpus + "/45545510_0914_CH.txt",
         ])
         let rows = try test.connection.query(
             """
