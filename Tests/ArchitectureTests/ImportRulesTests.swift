@@ -9,7 +9,9 @@ struct ImportRulesTests {
         .deletingLastPathComponent()
 
     /// Modules of the toolchain every target may use.
-    static let systemModules: Set<String> = ["Foundation", "Dispatch", "Glibc", "Synchronization", "PackagePlugin"]
+    static let systemModules: Set<String> = [
+        "Foundation", "Dispatch", "Glibc", "Musl", "Darwin", "Synchronization", "PackagePlugin",
+    ]
 
     /// One row of the architecture table: a target, its folder and the modules it may import.
     struct Rule: CustomTestStringConvertible {

@@ -86,6 +86,9 @@ public struct CatalogFile: Sendable, Equatable {
                 return id
             }
         }
+        for (index, id) in identifiers.enumerated() where id.utf8.count > IdentifierLimit.bytes {
+            throw CatalogError(IdentifierLimit.message(field: "product list entry \(index)", length: id.utf8.count))
+        }
         return CatalogFile(
             apps: [App(bundleID: bundleID, appleID: nil, sku: nil, name: nil)],
             products: identifiers.map { Product(productID: $0, bundleID: bundleID, type: nil, name: nil) })
@@ -106,7 +109,12 @@ public struct CatalogFile: Sendable, Equatable {
         throws(CatalogError) -> String?
     {
         switch object[key] {
-        case .string(let text)? where !text.isEmpty: return text
+        case .string(let text)? where !text.isEmpty:
+            // Every catalog field but a name is an id that ends up in an index (names are display text).
+            guard key == "name" || text.utf8.count <= IdentifierLimit.bytes else {
+                throw CatalogError(IdentifierLimit.message(field: "\(path).\(key)", length: text.utf8.count))
+            }
+            return text
         case .number(let number)?: return number
         case nil, .null?, .string?:
             if required { throw CatalogError("\(path).\(key) is missing") }

@@ -19,6 +19,8 @@ public enum QuarantineReason: String, Sendable, Hashable, CaseIterable {
     case nulCharacter = "nul-character"
     case invalidUsernameHash = "invalid-username-hash"
     case usernameHashMismatch = "username-hash-mismatch"
+    /// A value longer than any real one, that would not fit the index it goes to (an id of thousands of bytes).
+    case valueTooLong = "value-too-long"
 
     // A stretch of a receipt file that is not a record (`ReceiptFileReader`).
     case recordTooLong = "record-too-long"
@@ -41,6 +43,11 @@ public enum QuarantineReason: String, Sendable, Hashable, CaseIterable {
     case corruptGzip = "corrupt-gzip"
     case readError = "read-error"
     case emptyFile = "empty-file"
+    /// A file in UTF-16 (it starts with a UTF-16 byte order mark): rejected once, as a whole, rather than line by line.
+    case utf16File = "utf16-file"
+    /// The database refused a file's rows for a reason no parser check foresaw: the file is rolled back and recorded
+    /// here, and the batch goes on.
+    case databaseError = "database-error"
 
     /// The reason for a failure to decode a file: truncated or corrupt gzip, or a read error.
     public init(decoding error: GzipError) {

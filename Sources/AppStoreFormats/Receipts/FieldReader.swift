@@ -13,8 +13,9 @@ struct FieldReader {
         path.isEmpty ? key : path + "." + key
     }
 
-    /// A text field; numbers and booleans are taken as their text. Absent, null or "" → nil.
-    func string(_ key: String) throws(ReceiptRecordError) -> String? {
+    /// A text field; numbers and booleans are taken as their text. Absent, null or "" → nil. Longer than `limit`
+    /// bytes (`IdentifierLimit` unless the field is known to be long, like `receipt_data`): `value-too-long`.
+    func string(_ key: String, limit: Int = IdentifierLimit.bytes) throws(ReceiptRecordError) -> String? {
         guard let value = object[key] else { return nil }
         let text: String
         switch value {
@@ -24,6 +25,10 @@ struct FieldReader {
         case .bool(let flag): text = flag ? "true" : "false"
         case .array, .object:
             throw ReceiptRecordError(.wrongType, "\"\(name(key))\" should be text, found \(value.typeName)")
+        }
+        if text.utf8.count > limit {
+            throw ReceiptRecordError(
+                .valueTooLong, IdentifierLimit.message(field: "\"\(name(key))\"", length: text.utf8.count))
         }
         return text.isEmpty ? nil : text
     }

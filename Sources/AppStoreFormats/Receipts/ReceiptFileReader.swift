@@ -87,6 +87,12 @@ public final class ReceiptFileReader {
             guard let event else { return nil }
             switch event {
             case .line(let number, var bytes):
+                if number == 1, let order = UTF16Detection.byteOrder(ofFirstLine: bytes) {
+                    // Every line would be an `invalid-json` full of NUL bytes: reject the file once instead.
+                    lines = nil
+                    return .unreadable(
+                        line: 1, number: nil, reason: .utf16File, message: UTF16Detection.message(order), excerpt: [])
+                }
                 if number == 1 && bytes.starts(with: Self.byteOrderMark) { bytes.removeFirst(3) }
                 // Blank lines separate nothing and hold nothing: not records.
                 if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }

@@ -124,7 +124,7 @@ public struct ReceiptRecordParser: Sendable {
             }
             receipt.recordedAt = instant
         }
-        if let data = try envelope.string("receipt_data") {
+        if let data = try envelope.string("receipt_data", limit: .max) {
             receipt.receiptDataSHA256 = ContentHash.sha256(Array(data.utf8))
         }
     }

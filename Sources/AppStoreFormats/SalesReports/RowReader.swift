@@ -32,6 +32,13 @@ struct RowReader {
             if vendorIdentifier.isEmpty { throw missingKey(.vendorIdentifier) }
             if productTypeIdentifier.isEmpty { throw missingKey(.productTypeIdentifier) }
         }
+        for field in Self.identifierFields {
+            if let bytes = raw(field), case let length = ReportBytes.trimmed(bytes).count, length > IdentifierLimit.bytes {
+                throw Rejection(
+                    reason: .valueTooLong, message: IdentifierLimit.message(field: name(field), length: length),
+                    column: name(field))
+            }
+        }
         let beginDate = try date(.beginDate, isRequired: requiresKeys)
         // Subscription event and subscriber rows have one Event Date: the row covers that day.
         let endDate =
@@ -72,6 +79,11 @@ struct RowReader {
             columns: ReportColumns(names: header.names, storage: storage, bounds: fields.bounds)
         )
     }
+
+    /// The columns that become keys of indexes (reconciliation lines, catalog lookups).
+    private static let identifierFields: [ReportField] = [
+        .vendorIdentifier, .productTypeIdentifier, .parentIdentifier, .appleIdentifier,
+    ]
 
     @inline(__always)
     private func raw(_ field: ReportField) -> ArraySlice<UInt8>? {

@@ -61,6 +61,12 @@ public final class SalesReportFileReader {
                 number: number, reason: .lineTooLong,
                 message: "line is \(length) bytes, longer than the \(maxLineLength)-byte limit", excerpt: prefix)
         case .line(let number, let bytes):
+            if number == 1, let order = UTF16Detection.byteOrder(ofFirstLine: bytes) {
+                // Every line would be quarantined as `nul-byte`, which says nothing useful: reject the file once.
+                isFinished = true
+                hasReadError = true
+                return .decodingFailed(line: 1, reason: .utf16File, message: UTF16Detection.message(order))
+            }
             // PostgreSQL text cannot hold NUL: one such value would fail the whole file's COPY.
             if Self.containsNUL(bytes) {
                 return .unreadableLine(

@@ -26,7 +26,8 @@ struct QuarantineReasonTests {
             "line-too-long", "nul-byte", "unrecognised-header", "duplicate-header", "missing-columns",
             "truncated-gzip", "corrupt-gzip", "read-error", "empty-file",
         ]
-        #expect(Set(QuarantineReason.allCases.map(\.rawValue)) == stored)
+        // New reasons may be added; none of the stored ones may go.
+        #expect(stored.subtracting(QuarantineReason.allCases.map(\.rawValue)).isEmpty)
     }
 
     @Test func namesGzipFailuresByKind() {

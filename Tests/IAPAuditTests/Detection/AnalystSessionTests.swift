@@ -30,7 +30,7 @@ import Testing
         // Were detect to wait for the analyst after all, fail within seconds instead of hanging the suite.
         try test.connection.execute(script: "SET lock_timeout = '10s'")
         // More data arrives; detect (including a store-account rebuild) must finish while that transaction stays open.
-        let more = #"{"application_username": "frank@example.com", "response": {"status": 21002}}"# + "\n"
+        let more = #"{"application_username": "frank@example.com", "response": {"status": 21003}}"# + "\n"
         _ = try test.workspace.ingestReceipts(paths: [try test.write("more.jsonl", more)])
         _ = try test.workspace.detect(rebuildStoreAccounts: true)
         #expect(try test.count("SELECT count(*) FROM flag WHERE rule = 'invalid-receipts'") == 2)

@@ -19,7 +19,7 @@ struct FileDigest {
             do {
                 data = try handle.read(upToCount: 1 << 20) ?? Data()
             } catch {
-                throw IAPAuditError.input("cannot read \(path): \(error.localizedDescription)")
+                throw IAPAuditError.input("cannot read \(path): \(describe(error))")
             }
             if data.isEmpty { break }
             size += data.count

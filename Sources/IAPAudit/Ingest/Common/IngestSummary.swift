@@ -6,8 +6,12 @@ public struct IngestSummary: Sendable, Codable, Equatable {
     public var filesIngested = 0
     /// Files whose exact bytes were stored before (re-ingest is a no-op).
     public var filesAlreadyIngested = 0
-    /// Files in directories that were not read (hidden or of another kind), with their paths in the log.
+    /// Files in directories that were not read (hidden, of another kind, not regular files), with their paths in
+    /// the log.
     public var filesIgnored = 0
+    /// Files that could not be read or stored (each quarantined as a whole, with its reason): the batch went on
+    /// without them, and the command exits non-zero.
+    public var filesFailed = 0
     /// Records (receipts or report rows) read.
     public var records = 0
     /// Records stored.
@@ -27,6 +31,7 @@ public struct IngestSummary: Sendable, Codable, Equatable {
         filesIngested += other.filesIngested
         filesAlreadyIngested += other.filesAlreadyIngested
         filesIgnored += other.filesIgnored
+        filesFailed += other.filesFailed
         records += other.records
         stored += other.stored
         quarantined += other.quarantined

@@ -33,15 +33,14 @@ public struct ReceiptIngest {
         self.logger = logger
     }
 
-    /// Ingests every receipt file under `paths`; a `stop` request is honoured between files.
+    /// Ingests every receipt file under `paths`; a `stop` request is honoured between files. A file that cannot be
+    /// read or stored is quarantined as a whole and the batch goes on.
     public func ingest(paths: [String], stop: StopRequest = StopRequest()) throws -> IngestSummary {
         let inputs = try InputFiles.expand(paths) { ReceiptFileFormat(fileName: $0) != nil }
         var summary = IngestSummary()
-        summary.filesIgnored = inputs.ignored.count
-        for path in inputs.ignored {
-            logger.info(
-                "ignored: not a receipt file (.json, .jsonl, .ndjson, optionally .gz)", metadata: ["file": "\(path)"])
-        }
+        try summary.recordSkipped(
+            inputs, expected: "receipt files are .json, .jsonl, .ndjson, optionally .gz", runID: runID,
+            connection: connection, logger: logger)
         // While one file is loaded and merged, the next one is already being parsed on its own thread: the merge
         // is server work, the parse ours, and the two cores do both at once.
         var next: Result<PreparedReceiptFile, any Error>?
@@ -51,13 +50,18 @@ public struct ReceiptIngest {
         }
         for (index, path) in inputs.files.enumerated() {
             try stop.check()
-            let current = try (next ?? Result { try prepare(path) }).get()
+            let current = next ?? Result { try prepare(path) }
             next = nil
             if index + 1 < inputs.files.count {
                 let following = inputs.files[index + 1]
                 next = Result { try prepare(following) }
             }
-            summary.add(try ingest(current, settled: settled))
+            do {
+                summary.add(try ingest(try current.get(), settled: settled))
+            } catch {
+                try summary.recordFailure(
+                    path: path, error: error, runID: runID, connection: connection, logger: logger)
+            }
             onProgress?(
                 Progress(
                     stage: "receipts", filesDone: index + 1, filesTotal: inputs.files.count, records: summary.records,

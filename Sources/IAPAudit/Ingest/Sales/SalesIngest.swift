@@ -28,15 +28,20 @@ public struct SalesIngest {
 
     /// Ingests every report file under `paths` (files as named; in directories, `.txt`, `.tsv`, `.csv`, each
     /// optionally `.gz`).
+    /// A file that cannot be read or stored is quarantined as a whole and the batch goes on.
     public func ingest(paths: [String]) throws -> SalesIngestSummary {
         let inputs = try InputFiles.expand(paths) { SalesFileKind.accepts(fileName: $0) }
         var summary = SalesIngestSummary()
-        summary.ingest.filesIgnored = inputs.ignored.count
-        for path in inputs.ignored {
-            logger.info("ignored: not a report file (.txt, .tsv, .csv, optionally .gz)", metadata: ["file": "\(path)"])
-        }
+        try summary.ingest.recordSkipped(
+            inputs, expected: "report files are .txt, .tsv, .csv, optionally .gz", runID: runID,
+            connection: connection, logger: logger)
         for path in inputs.files {
-            summary.add(try ingest(file: path))
+            do {
+                summary.add(try ingest(file: path))
+            } catch {
+                try summary.ingest.recordFailure(
+                    path: path, error: error, runID: runID, connection: connection, logger: logger)
+            }
         }
         return summary
     }
