@@ -39,6 +39,8 @@ public final class DecodedFile {
     private var isFinished = false
     /// A fault found after some good bytes were returned; thrown by the next call, and by every call after that.
     private var pendingError: GzipError?
+    /// For a plain file restricted to a byte range: how many bytes of it are still to be delivered.
+    private var remainingInRange: Int?
 
     /// Opens `path` for reading and sniffs its first bytes to decide between gzip and plain data.
     public init(path: String) throws(GzipError) {
@@ -157,7 +159,37 @@ public final class DecodedFile {
         return nil
     }
 
+    /// Makes a plain (not gzip) file deliver only the bytes `range` of it — the part of a growing file not read
+    /// before, up to its last complete line. Call before the first read; false (and no change) for a gzip file.
+    public func restrict(toPlainBytes range: Range<Int>) throws(GzipError) -> Bool {
+        guard !isGzip, decodedByteOffset == 0 else { return false }
+        guard lseek(fd, off_t(range.lowerBound), SEEK_SET) >= 0 else {
+            throw GzipError(.io(errno: errno, path: path))
+        }
+        inputStart = 0
+        inputEnd = 0
+        isAtEndOfInput = false
+        remainingInRange = range.count
+        return true
+    }
+
     private func copyPlain(into base: UnsafeMutableRawPointer, count: Int, failure: inout GzipError.Kind?) -> Int {
+        var count = count
+        if let remaining = remainingInRange {
+            guard remaining > 0 else {
+                isFinished = true
+                return 0
+            }
+            count = min(count, remaining)
+        }
+        let produced = copyPlainUnbounded(into: base, count: count, failure: &failure)
+        if let remaining = remainingInRange { remainingInRange = remaining - produced }
+        return produced
+    }
+
+    private func copyPlainUnbounded(
+        into base: UnsafeMutableRawPointer, count: Int, failure: inout GzipError.Kind?
+    ) -> Int {
         // Bytes already read while sniffing go out first; after that, read straight into the caller's memory.
         let buffered = min(inputEnd - inputStart, count)
         if buffered > 0 {

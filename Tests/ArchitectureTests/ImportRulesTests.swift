@@ -32,8 +32,9 @@ struct ImportRulesTests {
                 .map { $0.trimmingCharacters(in: .whitespaces) }
             guard cells.count >= 3, cells[1].hasPrefix("`") else { continue }  // header and separator rows
             let names = { (cell: String) in
-                Set(cell.split(whereSeparator: { $0 == "," || $0 == " " }).map { $0.trimmingCharacters(in: ["`"]) }
-                    .filter { !$0.isEmpty && $0 != "—" })
+                Set(
+                    cell.split(whereSeparator: { $0 == "," || $0 == " " }).map { $0.trimmingCharacters(in: ["`"]) }
+                        .filter { !$0.isEmpty && $0 != "—" })
             }
             rules.append(
                 Rule(
@@ -50,10 +51,12 @@ struct ImportRulesTests {
             return []
         }
         let pattern = try Regex(
-            #"^\s*(?:@\w+\s+)*(?:(?:public|package|internal|private|fileprivate)\s+)?import\s+(?:\w+\s+)?([A-Za-z_]\w*)"#)
+            #"^\s*(?:@\w+\s+)*(?:(?:public|package|internal|private|fileprivate)\s+)?import\s+(?:\w+\s+)?([A-Za-z_]\w*)"#
+        )
         var found: [(String, String)] = []
         for case let url as URL in walker where url.pathExtension == "swift" {
-            let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = try String(contentsOf: url, encoding: .utf8).split(
+                separator: "\n", omittingEmptySubsequences: false)
             for (index, line) in lines.enumerated() {
                 guard let match = try pattern.firstMatch(in: String(line)), let module = match.output[1].substring
                 else { continue }
@@ -68,7 +71,8 @@ struct ImportRulesTests {
         let rules = try Self.rules()
         #expect(rules.count > 5, "docs/architecture.md lost its table of targets")
         let folders = Set(rules.map(\.folder))
-        let sources = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Sources").path)
+        let sources = try FileManager.default.contentsOfDirectory(
+            atPath: Self.root.appendingPathComponent("Sources").path)
         for name in sources where !name.hasPrefix(".") {
             #expect(folders.contains("Sources/\(name)"), "Sources/\(name) is not in docs/architecture.md's table")
         }
@@ -77,7 +81,8 @@ struct ImportRulesTests {
     @Test(arguments: try ImportRulesTests.rules())
     func importsOnlyWhatTheArchitectureAllows(_ rule: Rule) throws {
         for (module, place) in try Self.imports(under: rule.folder) {
-            let isAllowed = module == rule.target || rule.allowed.contains(module)
+            let isAllowed =
+                module == rule.target || rule.allowed.contains(module)
                 || Self.systemModules.contains(module)
             #expect(isAllowed, "\(place): \(rule.target) may not import \(module) (docs/architecture.md)")
         }

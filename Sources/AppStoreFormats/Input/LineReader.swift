@@ -66,9 +66,14 @@ public final class LineReader {
     private var skippedPrefix: [UInt8]?
     private var skippedLastByte: UInt8 = 0
 
-    /// Creates a reader over `file` that skips lines longer than `maxLineLength` bytes.
-    public init(file: DecodedFile, maxLineLength: Int) {
+    /// The number of the last line returned (or skipped as overlong): where a later read of a grown file numbers on.
+    public var lastLineNumber: Int { lineNumber - 1 }
+
+    /// Creates a reader over `file` that skips lines longer than `maxLineLength` bytes; the first line it returns is
+    /// numbered `firstLineNumber` (more than 1 when reading on from where an earlier read of a growing file stopped).
+    public init(file: DecodedFile, maxLineLength: Int, firstLineNumber: Int = 1) {
         self.file = file
+        self.lineNumber = firstLineNumber
         self.maxLineLength = max(0, maxLineLength)
         self.buffer = [UInt8](repeating: 0, count: Self.readSize)
     }

@@ -54,8 +54,25 @@ public final class ReceiptFileReader {
         }
     }
 
+    /// Opens the JSON Lines file `path` to read only its bytes `range`, whose first line is line `firstLine` of the
+    /// file: the lines appended to a growing file since an earlier read, up to its last complete line.
+    public init(linesOf path: String, range: Range<Int>, firstLine: Int, maxRecordLength: Int) throws(GzipError) {
+        self.file = try DecodedFile(path: path)
+        self.format = .jsonLines
+        self.maxRecordLength = maxRecordLength
+        guard try file.restrict(toPlainBytes: range) else {
+            throw GzipError(.corrupt("a gzip file cannot be read in part"))
+        }
+        lines = LineReader(file: file, maxLineLength: maxRecordLength, firstLineNumber: firstLine)
+        // The part read on from an earlier read: blank appended lines are no "empty file".
+        sawAnything = true
+    }
+
     /// Whether the file was gzip-compressed.
     public var isGzip: Bool { file.isGzip }
+
+    /// For JSON Lines: the number of the last line read so far.
+    public private(set) var lastLineNumber = 0
 
     /// The next record or problem; nil at the end.
     public func next() -> ReceiptFileItem? {
@@ -85,6 +102,7 @@ public final class ReceiptFileReader {
                 return Self.unreadable(error.underlying, line: error.line)
             }
             guard let event else { return nil }
+            lastLineNumber = reader.lastLineNumber
             switch event {
             case .line(let number, var bytes):
                 if number == 1, let order = UTF16Detection.byteOrder(ofFirstLine: bytes) {

@@ -33,7 +33,9 @@ struct RowReader {
             if productTypeIdentifier.isEmpty { throw missingKey(.productTypeIdentifier) }
         }
         for field in Self.identifierFields {
-            if let bytes = raw(field), case let length = ReportBytes.trimmed(bytes).count, length > IdentifierLimit.bytes {
+            if let bytes = raw(field), case let length = ReportBytes.trimmed(bytes).count,
+                length > IdentifierLimit.bytes
+            {
                 throw Rejection(
                     reason: .valueTooLong, message: IdentifierLimit.message(field: name(field), length: length),
                     column: name(field))

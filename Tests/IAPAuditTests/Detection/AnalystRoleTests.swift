@@ -48,7 +48,9 @@ import Testing
             "CREATE TABLE public.scratch (x int)",
             "CREATE FUNCTION pg_temp.leak() RETURNS int LANGUAGE sql AS 'SELECT 1'",
         ] {
-            let error = #expect(throws: PostgresError.self, "\(refused)") { try test.connection.execute(script: refused) }
+            let error = #expect(throws: PostgresError.self, "\(refused)") {
+                try test.connection.execute(script: refused)
+            }
             #expect(error?.sqlState == "42501", "\(refused): \(error.map { "\($0)" } ?? "")")
         }
         try test.connection.execute(script: "RESET ROLE")

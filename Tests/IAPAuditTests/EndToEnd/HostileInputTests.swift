@@ -59,14 +59,19 @@ struct HostileInputTests {
         try test.write("sales/S_D_80000001_20140302.txt", Self.salesReport)
         let out = test.directory.appendingPathComponent("out").path
         let arguments = [
-            "run", "--database-url", test.conninfo, "--receipts", test.directory.appendingPathComponent("receipts").path,
+            "run", "--database-url", test.conninfo, "--receipts",
+            test.directory.appendingPathComponent("receipts").path,
             "--sales", test.directory.appendingPathComponent("sales").path, "--out", out,
         ]
         let first = try Self.run(arguments)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(
-            try test.quarantined() == [.init(line: 1, reason: "value-too-long"), .init(line: 3, reason: "value-too-long")])
-        let messages = try test.connection.query("SELECT message FROM quarantine ORDER BY line").rows.map { $0[0] ?? "" }
+            try test.quarantined() == [
+                .init(line: 1, reason: "value-too-long"), .init(line: 3, reason: "value-too-long"),
+            ])
+        let messages = try test.connection.query("SELECT message FROM quarantine ORDER BY line").rows.map {
+            $0[0] ?? ""
+        }
         #expect(messages[0].contains("in_app[0].transaction_id"), "\(messages[0])")
         #expect(messages[1].contains("store_account"), "\(messages[1])")
         #expect(messages.allSatisfy { $0.count < 300 })
@@ -152,7 +157,8 @@ struct HostileInputTests {
         #expect(message.contains("UTF-16"))
 
         let receipts = try test.write(
-            "receipts.jsonl", Array((Self.receipt(transaction: "4001") + "\n").utf16).flatMap {
+            "receipts.jsonl",
+            Array((Self.receipt(transaction: "4001") + "\n").utf16).flatMap {
                 [UInt8($0 & 0xFF), UInt8($0 >> 8)]
             })
         let ingested = try test.workspace.ingestReceipts(paths: [receipts])

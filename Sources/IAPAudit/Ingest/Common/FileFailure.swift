@@ -72,7 +72,9 @@ extension IngestSummary {
         try failure.record(runID: runID, on: connection)
         logger.error(
             "file not stored; the batch goes on without it",
-            metadata: ["file": "\(failure.path)", "reason": "\(failure.reason.rawValue)", "error": "\(failure.message)"])
+            metadata: [
+                "file": "\(failure.path)", "reason": "\(failure.reason.rawValue)", "error": "\(failure.message)",
+            ])
         filesSeen += 1
         filesFailed += 1
         quarantined += 1

@@ -9,6 +9,9 @@ public struct IngestSummary: Sendable, Codable, Equatable {
     /// Files in directories that were not read (hidden, of another kind, not regular files), with their paths in
     /// the log.
     public var filesIgnored = 0
+    /// Files left for a later run because they are still being written (changed within the settling time, with no
+    /// complete line yet, or compressed or whole-document files that may not be complete).
+    public var filesDeferred = 0
     /// Files that could not be read or stored (each quarantined as a whole, with its reason): the batch went on
     /// without them, and the command exits non-zero.
     public var filesFailed = 0
@@ -16,6 +19,9 @@ public struct IngestSummary: Sendable, Codable, Equatable {
     public var records = 0
     /// Records stored.
     public var stored = 0
+    /// Records read that an earlier file (or an earlier line of the same file) had stored already: not stored again.
+    /// `records` = `stored` + `alreadyStored` + the records among `quarantined`.
+    public var alreadyStored = 0
     /// Records and file-level problems quarantined.
     public var quarantined = 0
     /// Transaction entries read (every `in_app`, `latest_receipt_info` and iOS 6 receipt object).
@@ -32,6 +38,8 @@ public struct IngestSummary: Sendable, Codable, Equatable {
         filesAlreadyIngested += other.filesAlreadyIngested
         filesIgnored += other.filesIgnored
         filesFailed += other.filesFailed
+        filesDeferred += other.filesDeferred
+        alreadyStored += other.alreadyStored
         records += other.records
         stored += other.stored
         quarantined += other.quarantined

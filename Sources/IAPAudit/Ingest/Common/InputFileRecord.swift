@@ -1,7 +1,9 @@
+internal import Foundation
 internal import Postgres
 
-/// The `input_file` row every ingested file gets once: how a file is recognised as stored already, and how it is
-/// recorded. Receipts and sales reports (and any later ingest path) call these, so the row is written one way.
+/// The `input_file` row every ingested file (or part of a growing file) gets once: how a file is recognised as
+/// stored already, and how it is recorded. Receipts and sales reports (and any later ingest path) call these, so the
+/// row is written one way.
 struct InputFileRecord {
     /// Which ingest path stored the file (`input_file.kind`).
     enum Kind: String {
@@ -9,18 +11,54 @@ struct InputFileRecord {
         case sales
     }
 
+    /// Where in the file this read starts: at its beginning, or where an earlier read of the same growing file ended.
+    struct Start {
+        var offset = 0
+        var line = 1
+        var continuesFileID: Int64?
+    }
+
     var kind: Kind
     var path: String
+    /// The bytes this read consumes, from the file's beginning: the whole file, or up to its last complete line.
     var digest: FileDigest
     var isGzip: Bool
     var runID: Int64?
+    var start = Start()
+    var modifiedAt: Date?
 
-    /// Whether a file with exactly these bytes is stored already (re-ingest is a no-op).
-    static func isStored(_ digest: FileDigest, on connection: Connection) throws -> Bool {
+    /// Whether a file of this kind with exactly these bytes is stored already (re-ingest is a no-op).
+    static func isStored(_ digest: FileDigest, kind: Kind, on connection: Connection) throws -> Bool {
         let existing = try connection.query(
-            "SELECT id FROM input_file WHERE sha256 = $1::bytea", [byteaText(digest.sha256)],
+            "SELECT id FROM input_file WHERE kind = $1 AND sha256 = $2::bytea",
+            [kind.rawValue, byteaText(digest.sha256)],
             context: "look up input file by hash")
         return existing.rowCount > 0
+    }
+
+    /// What an earlier read of the file at `path` consumed: the longest one, which a grown file must begin with.
+    struct EarlierRead {
+        var fileID: Int64
+        var sha256: [UInt8]
+        var size: Int
+        var endLine: Int?
+        var isGzip: Bool
+    }
+
+    static func latestRead(of path: String, kind: Kind, on connection: Connection) throws -> EarlierRead? {
+        let result = try connection.query(
+            """
+            SELECT id, encode(sha256, 'hex'), size_bytes, end_line, compression = 'gzip' FROM input_file
+            WHERE kind = $1 AND path = $2 ORDER BY size_bytes DESC, id DESC LIMIT 1
+            """, [kind.rawValue, path], context: "look up an earlier read of \(path)")
+        guard result.rowCount == 1 else { return nil }
+        guard let id = result.int(0, 0), let hex = result.string(0, 1), let size = result.int(0, 2),
+            let isGzip = result.bool(0, 4)
+        else {
+            throw IAPAuditError.internalInconsistency("input_file row of \(path) has NULLs where none can be")
+        }
+        return EarlierRead(
+            fileID: Int64(id), sha256: bytes(hex: hex), size: size, endLine: result.int(0, 3), isGzip: isGzip)
     }
 
     /// Reserves an id outside any transaction: sequences are not transactional, so the id is the file's even if
@@ -39,13 +77,16 @@ struct InputFileRecord {
     func insert(id: Int64? = nil, on connection: Connection) throws -> Int64 {
         let result = try connection.query(
             """
-            INSERT INTO input_file (id, sha256, size_bytes, kind, path, compression, run_id)
-            VALUES (coalesce($1, nextval(pg_get_serial_sequence('input_file', 'id'))), $2::bytea, $3, $4, $5, $6, $7)
+            INSERT INTO input_file (id, sha256, size_bytes, kind, path, compression, run_id, start_offset, start_line,
+                continues_file_id, modified_at)
+            VALUES (coalesce($1, nextval(pg_get_serial_sequence('input_file', 'id'))), $2::bytea, $3, $4, $5, $6, $7,
+                $8, $9, $10, to_timestamp($11))
             RETURNING id
             """,
             [
                 id.map { Int($0) }, byteaText(digest.sha256), digest.size, kind.rawValue, path,
-                isGzip ? "gzip" : "none", runID.map { Int($0) },
+                isGzip ? "gzip" : "none", runID.map { Int($0) }, start.offset, start.line,
+                start.continuesFileID.map { Int($0) }, modifiedAt.map { $0.timeIntervalSince1970 },
             ], context: "record input file")
         guard let stored = result.string(0, 0).flatMap({ Int64($0) }) else {
             throw IAPAuditError.internalInconsistency("INSERT … RETURNING id gave no id")
@@ -53,13 +94,31 @@ struct InputFileRecord {
         return stored
     }
 
-    /// Writes the counts of a loaded file.
-    static func recordCounts(_ counts: IngestSummary, fileID: Int64, on connection: Connection) throws {
+    /// Writes the counts of a loaded file, and the last line it consumed (JSON Lines), so a later read numbers on.
+    static func recordCounts(
+        _ counts: IngestSummary, endLine: Int? = nil, fileID: Int64, on connection: Connection
+    ) throws {
         try connection.query(
             """
             UPDATE input_file SET records_read = $2, records_stored = $3, records_quarantined = $4,
-                transaction_entries = $5 WHERE id = $1
-            """, [Int(fileID), counts.records, counts.stored, counts.quarantined, counts.transactionEntries],
-            context: "record file counts")
+                transaction_entries = $5, records_already_stored = $6, end_line = $7 WHERE id = $1
+            """,
+            [
+                Int(fileID), counts.records, counts.stored, counts.quarantined, counts.transactionEntries,
+                counts.alreadyStored, endLine,
+            ], context: "record file counts")
+    }
+
+    private static func bytes(hex: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var iterator = hex.utf8.makeIterator()
+        while let high = iterator.next(), let low = iterator.next() {
+            bytes.append(UInt8(hexDigit(high) << 4 | hexDigit(low)))
+        }
+        return bytes
+    }
+
+    private static func hexDigit(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "a") ? byte - UInt8(ascii: "a") + 10 : byte - UInt8(ascii: "0")
     }
 }

@@ -1,11 +1,22 @@
-/// A receipt file hashed and, unless its content was stored before, with its id reserved and its parsing started on
+/// A receipt file hashed and, unless there is nothing to read in it, with its id reserved and its parsing started on
 /// its own thread, so that it can overlap the previous file's load and merge.
 final class PreparedReceiptFile {
+    /// Why a file is not read this time.
+    enum Skip {
+        /// Its bytes (or the part of it this read would take) are stored already.
+        case alreadyIngested
+        /// It changed within the settling time and its end is not a complete record yet.
+        case stillBeingWritten
+    }
+
     let path: String
-    let digest: FileDigest
-    /// The reserved `input_file.id`; nil when the content was stored before (nothing to load).
+    /// The `input_file` row this read writes; nil when there is nothing to read.
+    let record: InputFileRecord?
+    /// The reserved `input_file.id`; nil when there is nothing to read.
     let fileID: Int64?
-    let isGzip: Bool
+    let skipped: Skip?
+    /// JSON Lines (a later read of the grown file numbers its lines on from this one's).
+    let isJSONLines: Bool
     let batch: ReceiptBatch?
     let queue: ChunkQueue?
     let producer: ParsingThread?
@@ -13,23 +24,25 @@ final class PreparedReceiptFile {
     /// Chunks a file may parse ahead of its turn: about one merge's worth of parsing, and bounded memory.
     static let chunksAhead = 16
 
-    /// A file whose content is stored already.
-    init(path: String, digest: FileDigest) {
+    /// A file with nothing to read this time.
+    init(path: String, skipped: Skip) {
         self.path = path
-        self.digest = digest
+        self.record = nil
         self.fileID = nil
-        self.isGzip = false
+        self.skipped = skipped
+        self.isJSONLines = false
         self.batch = nil
         self.queue = nil
         self.producer = nil
     }
 
     /// A file to load; its parsing starts now.
-    init(path: String, digest: FileDigest, fileID: Int64, isGzip: Bool, batch: ReceiptBatch) {
-        self.path = path
-        self.digest = digest
+    init(record: InputFileRecord, fileID: Int64, isJSONLines: Bool, batch: ReceiptBatch) {
+        self.path = record.path
+        self.record = record
         self.fileID = fileID
-        self.isGzip = isGzip
+        self.skipped = nil
+        self.isJSONLines = isJSONLines
         self.batch = batch
         let queue = ChunkQueue(capacity: Self.chunksAhead)
         self.queue = queue

@@ -12,6 +12,10 @@ final class ReceiptBatch {
     private let logger: Logger
 
     private(set) var counts = IngestSummary()
+    /// Changed within the settling time: a truncated end means the writer is not done, not that the file is broken.
+    var isStillBeingWritten = false
+    /// The last line read (JSON Lines), valid once the batch is done.
+    var linesRead: Int { reader.lastLineNumber }
     private var copies = TransactionCopies()
     /// The reader has no more records.
     private(set) var isDone = false
@@ -62,6 +66,7 @@ final class ReceiptBatch {
                 counts.stored += 1
                 counts.transactionEntries += receipt.transactions.count
             case .unreadable(let line, let number, let reason, let message, let excerpt):
+                if isStillBeingWritten && reason == .truncatedGzip { throw StillBeingWritten() }
                 if number != nil { counts.records += 1 }
                 try quarantine(
                     QuarantineRecord(
@@ -83,3 +88,6 @@ final class ReceiptBatch {
 
 @available(*, unavailable)
 extension ReceiptBatch: Sendable {}
+
+/// A file that turned out to be incomplete while it is still young: its load is rolled back and a later run reads it.
+struct StillBeingWritten: Error {}

@@ -20,6 +20,10 @@ public struct ReceiptIngest {
     private let logger: Logger
     /// Called after each file, for a progress bar.
     public var onProgress: ProgressHandler?
+    /// A file changed less than this long ago may still be being written: its incomplete end waits for a later run.
+    public var settlingSeconds = ReceiptIngest.defaultSettlingSeconds
+    /// A recorder finishes a line in microseconds; a minute is ample and delays a finished file very little.
+    public static let defaultSettlingSeconds: Double = 60
 
     /// An ingest writing through `connection`, hashing usernames with `hasher`, attributing rows to run `runID`.
     public init(
@@ -75,23 +79,77 @@ public struct ReceiptIngest {
         try ingest(try prepare(path), settled: SettledTransactions())
     }
 
-    /// Hashes a file, and unless its content is stored already, reserves its id and starts parsing it.
+    /// Hashes a file and decides what of it to read: nothing (stored already, or still being written), what was
+    /// appended since an earlier read, or all of it. Unless nothing, reserves its id and starts parsing it.
     func prepare(_ path: String) throws -> PreparedReceiptFile {
-        let digest = try FileDigest.of(path: path)
-        guard try !InputFileRecord.isStored(digest, on: connection) else {
-            return PreparedReceiptFile(path: path, digest: digest)
-        }
         let format = ReceiptFileFormat(fileName: (path as NSString).lastPathComponent) ?? .jsonLines
+        let earlier = try InputFileRecord.latestRead(of: path, kind: .receipts, on: connection)
+        let scan = try FileScan.of(path: path, prefixLength: earlier?.size)
+        let isSettled = Date().timeIntervalSince(scan.modifiedAt) >= settlingSeconds
+        // A file still being written is read only up to its last complete record; a half-written one is left for
+        // the next run, never quarantined. (A truncated gzip end of a young file rolls its load back: see
+        // ReceiptBatch.)
+        var consumed = scan.whole
+        if !isSettled && !scan.isGzip && !Self.endsWithCompleteRecord(scan, format: format) {
+            guard format == .jsonLines, let complete = scan.throughLastNewline else {
+                return PreparedReceiptFile(path: path, skipped: .stillBeingWritten)
+            }
+            consumed = complete
+        }
+        guard try !InputFileRecord.isStored(consumed, kind: .receipts, on: connection) else {
+            return PreparedReceiptFile(path: path, skipped: .alreadyIngested)
+        }
+        var record = InputFileRecord(
+            kind: .receipts, path: path, digest: consumed, isGzip: scan.isGzip, runID: runID,
+            modifiedAt: scan.modifiedAt)
         let reader: ReceiptFileReader
         do {
-            reader = try ReceiptFileReader(path: path, format: format, maxRecordLength: maxRecordLength)
+            if let earlier, let endLine = earlier.endLine, !earlier.isGzip, !scan.isGzip, format == .jsonLines,
+                scan.prefixSHA256 == earlier.sha256, consumed.size > earlier.size
+            {
+                // The same file, grown: read what was appended. (An earlier read that took a final line without its
+                // line end left the rest of that line, its LF, to this one: a blank line, which is no record.)
+                let firstLine = try Self.endsWithNewline(path, at: earlier.size) ? endLine + 1 : endLine
+                record.start = InputFileRecord.Start(
+                    offset: earlier.size, line: firstLine, continuesFileID: earlier.fileID)
+                reader = try ReceiptFileReader(
+                    linesOf: path, range: earlier.size..<consumed.size, firstLine: firstLine,
+                    maxRecordLength: maxRecordLength)
+            } else if consumed.size < scan.whole.size {
+                reader = try ReceiptFileReader(
+                    linesOf: path, range: 0..<consumed.size, firstLine: 1, maxRecordLength: maxRecordLength)
+            } else {
+                reader = try ReceiptFileReader(path: path, format: format, maxRecordLength: maxRecordLength)
+            }
         } catch {
             throw IAPAuditError.input("cannot open \(path): \(error)")
         }
         let fileID = try InputFileRecord.reserveID(on: connection)
         let batch = ReceiptBatch(
             reader: reader, parser: parser, fileID: fileID, path: path, runID: runID, logger: logger)
-        return PreparedReceiptFile(path: path, digest: digest, fileID: fileID, isGzip: reader.isGzip, batch: batch)
+        batch.isStillBeingWritten = !isSettled
+        return PreparedReceiptFile(record: record, fileID: fileID, isJSONLines: format == .jsonLines, batch: batch)
+    }
+
+    /// Whether the file's last record is complete: it ends with a line end, or (a writer that ends records without
+    /// one) its final line or document is whole JSON. A prefix of a JSON object that parses is the whole object.
+    static func endsWithCompleteRecord(_ scan: FileScan, format: ReceiptFileFormat) -> Bool {
+        switch format {
+        case .jsonLines:
+            guard let tail = scan.tail else { return false }
+            return tail.isEmpty || (try? JSONParser.parse(tail)) != nil
+        case .jsonDocument:
+            return scan.lastNonWhitespace == UInt8(ascii: "}") || scan.lastNonWhitespace == UInt8(ascii: "]")
+        }
+    }
+
+    /// Whether the byte before `offset` is a line feed.
+    static func endsWithNewline(_ path: String, at offset: Int) throws -> Bool {
+        guard offset > 0 else { return true }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw IAPAuditError.input("cannot open \(path)") }
+        defer { try? handle.close() }
+        try handle.seek(toOffset: UInt64(offset - 1))
+        return try handle.read(upToCount: 1) == Data([0x0A])
     }
 
     /// Loads a prepared file in one transaction, staging only transaction copies `settled` does not rule out, and
@@ -104,17 +162,54 @@ public struct ReceiptIngest {
         let path = file.path
         var staged: [StagedCopy] = []
         var conflicting: [TransactionKey] = []
-        let outcome = try connection.transaction { () throws -> IngestSummary? in
-            guard let fileID = file.fileID else { return nil }
-            try connection.advisoryTransactionLock(file.digest.lockKey)
+        let outcome: IngestSummary?
+        do {
+            outcome = try store(
+                file, settled: settled, staged: &staged, conflicting: &conflicting, stopwatch: stopwatch)
+        } catch is StillBeingWritten {
+            summary.filesDeferred = 1
+            logger.info("left for the next run: still being written (truncated gzip)", metadata: ["file": "\(path)"])
+            return summary
+        }
+        guard let outcome else {
+            if file.skipped == .stillBeingWritten {
+                summary.filesDeferred = 1
+                logger.info("left for the next run: still being written", metadata: ["file": "\(path)"])
+            } else {
+                summary.filesAlreadyIngested = 1
+                logger.info("already ingested (same content hash)", metadata: ["file": "\(path)"])
+            }
+            return summary
+        }
+        settled.record(committed: staged, conflicting: conflicting)
+        summary.add(outcome)
+        logger.info(
+            "ingested receipts",
+            metadata: [
+                "file": "\(path)", "records": "\(outcome.records)", "stored": "\(outcome.stored)",
+                "already_stored": "\(outcome.alreadyStored)", "quarantined": "\(outcome.quarantined)",
+                "transaction_entries": "\(outcome.transactionEntries)", "seconds": "\(stopwatch.formattedSeconds)",
+            ])
+        return summary
+    }
+
+    /// The file's one transaction: its `input_file` row, its rows, the merge; nil when there was nothing to load.
+    private func store(
+        _ file: PreparedReceiptFile, settled: SettledTransactions, staged: inout [StagedCopy],
+        conflicting: inout [TransactionKey], stopwatch: Stopwatch
+    ) throws -> IngestSummary? {
+        let path = file.path
+        return try connection.transaction { () throws -> IngestSummary? in
+            guard let record = file.record, let fileID = file.fileID else { return nil }
+            try connection.advisoryTransactionLock(record.digest.lockKey)
             // Checked again under the lock: another process, or a twin file earlier in this run, may have stored it.
-            guard try !InputFileRecord.isStored(file.digest, on: connection) else { return nil }
-            let record = InputFileRecord(
-                kind: .receipts, path: path, digest: file.digest, isGzip: file.isGzip, runID: runID)
+            guard try !InputFileRecord.isStored(record.digest, kind: .receipts, on: connection) else { return nil }
             try record.insert(id: fileID, on: connection)
             try connection.execute(script: try SQLResources.query("receipt_stage"), context: "create staging tables")
             var counts = try load(file, settled: settled, staged: &staged)
             logger.debug("loaded rows", metadata: ["file": "\(path)", "seconds": "\(stopwatch.seconds)"])
+            counts.alreadyStored = try dropRecordsStoredBefore(fileID: fileID, path: path)
+            counts.stored -= counts.alreadyStored
             for statement in try SQLResources.statements(ofQuery: "receipt_merge") {
                 try connection.query(statement, context: "merge \(path)")
             }
@@ -124,26 +219,24 @@ public struct ReceiptIngest {
                 TransactionKey(
                     environment: conflicts.string(row, 0) ?? "", transactionID: conflicts.string(row, 1) ?? "")
             }
-            try InputFileRecord.recordCounts(counts, fileID: fileID, on: connection)
+            let endLine = file.isJSONLines ? file.batch?.linesRead : nil
+            try InputFileRecord.recordCounts(counts, endLine: endLine, fileID: fileID, on: connection)
             counts.filesIngested = 1
             logger.debug("merged", metadata: ["file": "\(path)", "seconds": "\(stopwatch.seconds)"])
             return counts
         }
-        guard let outcome else {
-            summary.filesAlreadyIngested = 1
-            logger.info("already ingested (same content hash)", metadata: ["file": "\(path)"])
-            return summary
+    }
+
+    /// Removes this file's records that were stored before (by an earlier file, or earlier in this one) with
+    /// everything staged for them; returns how many.
+    private func dropRecordsStoredBefore(fileID: Int64, path: String) throws -> Int {
+        var dropped = 0
+        for statement in try SQLResources.statements(ofQuery: "receipt_dedupe") {
+            let parameters: [(any PostgresParameter)?] = statement.contains("$1") ? [Int(fileID)] : []
+            let result = try connection.query(statement, parameters, context: "drop records stored before, \(path)")
+            if statement.contains("count(*) FROM stage_duplicate") { dropped = result.int(0, 0) ?? 0 }
         }
-        settled.record(committed: staged, conflicting: conflicting)
-        summary.add(outcome)
-        logger.info(
-            "ingested receipts",
-            metadata: [
-                "file": "\(path)", "records": "\(outcome.records)", "stored": "\(outcome.stored)",
-                "quarantined": "\(outcome.quarantined)", "transaction_entries": "\(outcome.transactionEntries)",
-                "seconds": "\(stopwatch.formattedSeconds)",
-            ])
-        return summary
+        return dropped
     }
 
     /// Streams the file: its thread parses and renders rows, this one loads them. Receipts go straight into

@@ -8,7 +8,7 @@ enum ReceiptRows {
         store_account, receipt_data_sha256, status, environment, is_sandbox, is_retryable, receipt_type, bundle_id, \
         app_item_id, adam_id, download_id, application_version, original_application_version, \
         version_external_identifier, receipt_creation_date, request_date, original_purchase_date, notification_type, \
-        transaction_entries, raw) FROM STDIN (FORMAT binary)
+        transaction_entries, raw, record_key) FROM STDIN (FORMAT binary)
         """
 
     /// The columns of `stage_entry`, in COPY order, with their SQL types: the one list of a staged transaction copy.
@@ -50,7 +50,7 @@ enum ReceiptRows {
     static func appendReceipt(
         _ receipt: RecordedReceipt, fileID: Int64, recordNumber: Int, line: Int, to rows: inout BinaryCopyRows
     ) {
-        rows.beginRow(fieldCount: 29)
+        rows.beginRow(fieldCount: 30)
         rows.int64(receiptID(fileID: fileID, recordNumber: recordNumber))
         rows.int64(Int(fileID))
         rows.int32(recordNumber)
@@ -80,7 +80,19 @@ enum ReceiptRows {
         rows.text(receipt.notificationType)
         rows.int32(receipt.transactions.count)
         rows.text(utf8: receipt.storedRecord)
+        rows.int64(recordKey(receipt))
         rows.endRow()
+    }
+
+    /// The record's identity (see sql/0007): the first 64 bits of SHA-256 over the stored record, a zero byte and
+    /// the account key — the same formula the migration used for receipts stored before it.
+    static func recordKey(_ receipt: RecordedReceipt) -> Int {
+        var hash = ContentHash.Stream()
+        receipt.storedRecord.withUnsafeBytes { hash.update($0) }
+        var separatorAndAccount: [UInt8] = [0]
+        separatorAndAccount += Array((receipt.accountKey ?? "").utf8)
+        separatorAndAccount.withUnsafeBytes { hash.update($0) }
+        return hash.finalize().prefix(8).reduce(0) { $0 << 8 | Int($1) }
     }
 
     /// Where each entry of `receipt` points: one `receipt_purchase` row per entry.

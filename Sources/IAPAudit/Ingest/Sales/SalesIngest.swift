@@ -54,7 +54,7 @@ public struct SalesIngest {
         let digest = try FileDigest.of(path: path)
         let outcome = try connection.transaction { () throws -> SalesIngestSummary? in
             try connection.advisoryTransactionLock(digest.lockKey)
-            guard try !InputFileRecord.isStored(digest, on: connection) else { return nil }
+            guard try !InputFileRecord.isStored(digest, kind: .sales, on: connection) else { return nil }
             let reader: SalesReportFileReader
             do {
                 reader = try SalesReportFileReader(path: path, maxLineLength: maxLineLength)

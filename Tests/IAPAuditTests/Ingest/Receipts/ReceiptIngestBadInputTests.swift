@@ -49,10 +49,27 @@ struct ReceiptIngestBadInputTests {
             ([Self.good1, Self.good2] + Array(repeating: Self.good1, count: 200)).joined(separator: "\n").utf8)
         let compressed = GzipWriter.compress(plain)
         let path = try test.write("cut.jsonl.gz", Array(compressed.prefix(compressed.count * 2 / 3)))
+        // Unchanged for an hour: no writer will finish it, it is broken for good.
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: path)
         let summary = try test.workspace.ingestReceipts(paths: [path])
         #expect(summary.stored >= 2)
         #expect(try test.quarantined().last?.reason == "truncated-gzip")
         #expect(try test.count("SELECT count(*) FROM purchase") == 2)
+    }
+
+    @Test func leavesAYoungTruncatedGzipForTheNextRun() throws {
+        let test = try TestWorkspace()
+        let plain = Array(([Self.good1, Self.good2]).joined(separator: "\n").utf8)
+        let compressed = GzipWriter.compress(plain)
+        // Just written, and its end missing: a writer that is not done yet.
+        let path = try test.write("today.jsonl.gz", Array(compressed.prefix(compressed.count - 4)))
+        let summary = try test.workspace.ingestReceipts(paths: [path])
+        #expect(summary.filesDeferred == 1)
+        #expect(try test.count("SELECT count(*) FROM quarantine") == 0)
+        #expect(try test.count("SELECT count(*) FROM input_file") == 0)
+        try test.write("today.jsonl.gz", compressed)
+        #expect(try test.workspace.ingestReceipts(paths: [path]).stored == 2)
     }
 
     @Test func quarantinesACorruptGzip() throws {
