@@ -24,6 +24,11 @@ public struct IngestSummary: Sendable, Codable, Equatable {
     public var alreadyStored = 0
     /// Records and file-level problems quarantined.
     public var quarantined = 0
+    /// Of `quarantined`, the problems of a whole file rather than of one record (a header no layout matches, a
+    /// truncated gzip's end, an empty or UTF-16 file, a file that could not be read or stored).
+    public var quarantinedFileProblems = 0
+    /// Records quarantined: `records` = `stored` + `alreadyStored` + `quarantinedRecords`.
+    public var quarantinedRecords: Int { quarantined - quarantinedFileProblems }
     /// Transaction entries read (every `in_app`, `latest_receipt_info` and iOS 6 receipt object).
     public var transactionEntries = 0
     /// Quarantined records by reason code.
@@ -43,6 +48,7 @@ public struct IngestSummary: Sendable, Codable, Equatable {
         records += other.records
         stored += other.stored
         quarantined += other.quarantined
+        quarantinedFileProblems += other.quarantinedFileProblems
         transactionEntries += other.transactionEntries
         quarantinedByReason.merge(other.quarantinedByReason, uniquingKeysWith: +)
     }
