@@ -29,6 +29,12 @@ let package = Package(
             dependencies: ["CLibPQ", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
+        // The embedded server's process supervisor: initdb/pg_ctl, service user, lock files. No libpq.
+        .target(
+            name: "EmbeddedPostgres",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings
+        ),
         .target(name: "Gzip", dependencies: ["CZlib"], swiftSettings: strictSettings),
         .target(
             name: "AppStoreFormats",
@@ -43,7 +49,7 @@ let package = Package(
         .target(
             name: "IAPAudit",
             dependencies: [
-                "Postgres", "Gzip", "AppStoreFormats", "SyntheticData",
+                "Postgres", "EmbeddedPostgres", "Gzip", "AppStoreFormats", "SyntheticData",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -53,7 +59,7 @@ let package = Package(
         .executableTarget(
             name: "iap-audit",
             dependencies: [
-                "IAPAudit",
+                "IAPAudit", "EmbeddedPostgres", "Postgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -76,8 +82,21 @@ let package = Package(
         .executableTarget(name: "embed-resources", swiftSettings: strictSettings),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
 
-        .testTarget(name: "PostgresTests", dependencies: ["Postgres"], swiftSettings: strictSettings),
-        .testTarget(name: "GzipTests", dependencies: ["Gzip"], swiftSettings: strictSettings),
+        // What several test targets share: the throw-away PostgreSQL, temporary directories, the built binary.
+        .target(
+            name: "TestSupport",
+            dependencies: ["Postgres", "EmbeddedPostgres", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/TestSupport",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PostgresTests",
+            dependencies: [
+                "Postgres", "EmbeddedPostgres", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
+        .testTarget(name: "EmbeddedPostgresTests", dependencies: ["EmbeddedPostgres"], swiftSettings: strictSettings),
+        .testTarget(name: "GzipTests", dependencies: ["Gzip", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "AppStoreFormatsTests", dependencies: ["AppStoreFormats", "Gzip"], swiftSettings: strictSettings),
         .testTarget(
@@ -85,7 +104,9 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "IAPAuditTests",
-            dependencies: ["IAPAudit", "Postgres", "AppStoreFormats", "SyntheticData", "Gzip"],
+            dependencies: [
+                "IAPAudit", "Postgres", "EmbeddedPostgres", "AppStoreFormats", "SyntheticData", "Gzip", "TestSupport",
+            ],
             swiftSettings: strictSettings
         ),
     ],

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EmbeddedPostgres
 import Foundation
 import IAPAudit
 import Postgres

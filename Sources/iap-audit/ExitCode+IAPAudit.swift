@@ -1,5 +1,6 @@
 import AppStoreFormats
 import ArgumentParser
+import EmbeddedPostgres
 import Foundation
 import IAPAudit
 import Postgres

@@ -3,6 +3,7 @@ import Foundation
 import IAPAudit
 import Logging
 import Postgres
+import TestSupport
 
 /// A migrated, empty database and a scratch directory for one test.
 struct TestWorkspace {

@@ -1,16 +1,16 @@
-import Foundation
+public import Foundation
 
 /// Runs the built `iap-audit` executable the way a user or cron would.
-struct BinaryUnderTest {
+public struct BinaryUnderTest {
     /// What a finished run left behind.
-    struct Outcome {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+    public struct Outcome {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
     }
 
     /// The executable next to the test bundle (SwiftPM builds it into the same folder), or `IAP_AUDIT_BINARY`.
-    static var path: String {
+    public static var path: String {
         if let path = ProcessInfo.processInfo.environment["IAP_AUDIT_BINARY"] { return path }
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         while directory.path != "/" {
@@ -22,7 +22,7 @@ struct BinaryUnderTest {
     }
 
     /// Starts the binary with `arguments`; output goes to files so a killed process cannot block a pipe.
-    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, URL, URL) {
+    public static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, URL, URL) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -47,7 +47,7 @@ struct BinaryUnderTest {
     }
 
     /// Runs the binary to completion.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
+    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
         let (process, stdout, stderr) = try start(arguments, environment: environment)
         process.waitUntilExit()
         defer {
