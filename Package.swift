@@ -27,12 +27,14 @@ let package = Package(
         .target(
             name: "Postgres",
             dependencies: ["CLibPQ", .product(name: "Logging", package: "swift-log")],
+            exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
         // The embedded server's process supervisor: initdb/pg_ctl, service user, lock files. No libpq.
         .target(
             name: "EmbeddedPostgres",
             dependencies: [.product(name: "Logging", package: "swift-log")],
+            exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
         .target(name: "Gzip", dependencies: ["CZlib"], swiftSettings: strictSettings),
@@ -59,7 +61,7 @@ let package = Package(
         .executableTarget(
             name: "iap-audit",
             dependencies: [
-                "IAPAudit", "EmbeddedPostgres", "Postgres",
+                "IAPAudit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
