@@ -56,7 +56,4 @@ struct GlobalOptions: ParsableArguments {
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
 
-/// Log output formats.
-enum LogFormat: String, ExpressibleByArgument, CaseIterable {
-    case plain, json
-}
+extension LogFormat: ExpressibleByArgument {}
