@@ -1,3 +1,4 @@
+internal import EmbeddedPostgres
 public import Postgres
 
 /// Failures of the pipeline that are not about one input record (those go to the quarantine).
@@ -22,6 +23,36 @@ public enum IAPAuditError: Error, Sendable, CustomStringConvertible {
     case interrupted(signal: Int32)
     /// Something that should be impossible happened.
     case internalInconsistency(String)
+    /// A statement or the connection failed outside the connect step (reported as the server's own words).
+    case postgres(PostgresError)
+    /// The embedded server could not be found, started or stopped; the text says what to do.
+    case embeddedServer(String)
+
+    /// `error` as an `IAPAuditError`: itself, a wrapped `PostgresError` or embedded-server error; nil for others.
+    public static func wrapping(_ error: any Error) -> IAPAuditError? {
+        switch error {
+        case let error as IAPAuditError: error
+        case let error as PostgresError: .postgres(error)
+        case let error as EmbeddedServerError: .embeddedServer(error.description)
+        default: nil
+        }
+    }
+
+    /// The sysexits(3) code a command that ends with this error exits with.
+    public var exitCode: Int32 {
+        switch self {
+        case .databaseUnavailable: 69  // EX_UNAVAILABLE
+        case .database(let inner): inner.isUnavailable ? 69 : 70  // EX_SOFTWARE
+        case .migrationChanged, .schemaNewerThanBinary, .configuration: 78  // EX_CONFIG
+        case .locked: 75  // EX_TEMPFAIL
+        case .input: 66  // EX_NOINPUT
+        case .usage: 64  // EX_USAGE
+        case .interrupted(let signal): 128 + signal
+        case .internalInconsistency: 70
+        case .postgres(let inner): inner.isUnavailable ? 69 : 70
+        case .embeddedServer: 69
+        }
+    }
 
     public var description: String {
         switch self {
@@ -41,6 +72,8 @@ public enum IAPAuditError: Error, Sendable, CustomStringConvertible {
         case .interrupted(let signal):
             "stopped by signal \(signal) after the file in progress; run again to finish the rest"
         case .internalInconsistency(let message): "internal error: \(message)"
+        case .postgres(let error): error.isUnavailable ? "database unavailable: \(error)" : "\(error)"
+        case .embeddedServer(let message): "embedded database: \(message)"
         }
     }
 }

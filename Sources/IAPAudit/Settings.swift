@@ -19,6 +19,22 @@ public struct Settings: Sendable {
         self.hasher = hasher
     }
 
+    /// Settings for `database`, with the hasher made from the pepper that `environment` configures.
+    public init(database: DatabaseLocation, environment: [String: String]) throws(IAPAuditError) {
+        self.init(
+            database: database, environment: environment,
+            hasher: AccountKeyHasher(pepper: try Self.pepper(environment: environment)))
+    }
+
+    /// The stored key of an application username, peppered as `environment` configures (`hash-username`).
+    public static func accountKey(
+        forUsername name: String, environment: [String: String]
+    ) throws(IAPAuditError)
+        -> String
+    {
+        AccountKeyHasher(pepper: try pepper(environment: environment)).key(forUsername: name)
+    }
+
     /// Resolves the pepper: `IAP_AUDIT_PEPPER_FILE` (a file holding it), else `IAP_AUDIT_PEPPER`; never a flag, so
     /// it never shows in `ps` or shell history.
     public static func pepper(environment: [String: String]) throws(IAPAuditError) -> [UInt8]? {

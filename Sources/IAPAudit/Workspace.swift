@@ -1,14 +1,14 @@
 internal import AppStoreFormats
 internal import Foundation
 public import Logging
-public import Postgres
+internal import Postgres
 
 /// An open database with the schema up to date: what every command works in.
 ///
 /// The executable builds one from `Settings` and calls one method; all the work happens here.
 public final class Workspace {
-    /// The connection every stage uses.
-    public let connection: Connection
+    /// The connection every stage uses; internal, so commands go through Workspace methods, never raw SQL.
+    let connection: Connection
     /// The settings it was opened with.
     public let settings: Settings
     let logger: Logger
@@ -33,7 +33,7 @@ public final class Workspace {
             "INSERT INTO install_setting (name, value) VALUES ('account_key_scheme', $1) ON CONFLICT DO NOTHING",
             [scheme], context: "record account key scheme")
         let stored = try connection.query("SELECT value FROM install_setting WHERE name = 'account_key_scheme'")
-            .string(0, 0)
+            .decode(String?.self, 0, 0)
         guard stored == scheme else {
             throw IAPAuditError.configuration(
                 "this database's account keys use scheme \(stored ?? "?"), but this run would use \(scheme); "

@@ -10,6 +10,8 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         case statement
         /// The server answered something this wrapper did not expect.
         case protocolViolation
+        /// A result's value was NULL or did not parse as the type the caller required (schema drift, wrong query).
+        case decoding
     }
 
     /// What kind of failure this was.
@@ -36,6 +38,21 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         self.detail = detail
         self.hint = hint
         self.context = context
+    }
+
+    /// A decoding error: column `column` of row `row` held `found` (nil: NULL) where `expected` was required.
+    ///
+    /// The text found is cut to 40 characters: enough to recognise drift, too little to leak a row.
+    public static func decoding(column: String, row: Int, expected: String, found: String?) -> PostgresError {
+        let shown: String
+        if let found {
+            let cut = found.count > 40 ? found.prefix(40) + "…" : Substring(found)
+            shown = "\"\(cut)\""
+        } else {
+            shown = "NULL"
+        }
+        return PostgresError(
+            kind: .decoding, message: "column \"\(column)\" row \(row): expected \(expected), found \(shown)")
     }
 
     /// True when the database is unreachable or went away (sysexits' EX_UNAVAILABLE territory), not a bad statement.

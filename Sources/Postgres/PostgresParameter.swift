@@ -31,3 +31,59 @@ extension Bool: PostgresParameter {
 extension Double: PostgresParameter {
     public var postgresText: String { String(self) }
 }
+
+/// Bytes sent as a `bytea` parameter.
+///
+/// Travels in text form as PostgreSQL's hex format (`\x` followed by two lowercase hex digits a byte), which the server
+/// accepts whatever `bytea_output` or `standard_conforming_strings` say: a bound parameter is never parsed as a literal.
+public struct PostgresBytes: PostgresParameter, Equatable, Hashable {
+    /// The bytes.
+    public var bytes: [UInt8]
+
+    /// Wraps `bytes`.
+    public init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    public var postgresText: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = [UInt8(ascii: "\\"), UInt8(ascii: "x")]
+        text.reserveCapacity(2 + 2 * bytes.count)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}
+
+/// A `text[]` parameter: an array literal in which every element is double-quoted, so commas, braces, spaces, empty
+/// strings and the word `NULL` arrive as written; nil elements are SQL NULLs.
+public struct PostgresTextArray: PostgresParameter, Equatable, Hashable {
+    /// The elements; nil is an SQL NULL element.
+    public var elements: [String?]
+
+    /// Wraps `elements`.
+    public init(_ elements: [String?]) {
+        self.elements = elements
+    }
+
+    public var postgresText: String {
+        let quoted = elements.map { element -> String in
+            guard let element else { return "NULL" }
+            var text = "\""
+            for character in element.unicodeScalars {
+                // Inside double quotes only `"` and `\` need a backslash (PostgreSQL's array input rules).
+                if character == "\"" || character == "\\" { text.unicodeScalars.append("\\") }
+                text.unicodeScalars.append(character)
+            }
+            return text + "\""
+        }
+        return "{" + quoted.joined(separator: ",") + "}"
+    }
+}
+
+extension Array: PostgresParameter where Element == String {
+    /// The strings as a `text[]` literal (see `PostgresTextArray`).
+    public var postgresText: String { PostgresTextArray(map { Optional($0) }).postgresText }
+}

@@ -40,6 +40,50 @@ public final class QueryResult {
         return String(cString: PQgetvalue(result, Int32(row), Int32(column)))
     }
 
+    /// The value at (`row`, `column`) as `type`; throws a decoding error naming the column on NULL or a non-`type`.
+    public func decode<Value: PostgresDecodable>(
+        _ type: Value.Type, _ row: Int, _ column: Int
+    ) throws(PostgresError) -> Value {
+        guard let value = try decode(Value?.self, row, column) else {
+            throw .decoding(
+                column: columnName(column), row: row, expected: Value.postgresTypeDescription, found: nil)
+        }
+        return value
+    }
+
+    /// The value at (`row`, `column`) as `type`, nil for SQL NULL; throws a decoding error when it does not parse.
+    public func decode<Value: PostgresDecodable>(
+        _ type: Value?.Type, _ row: Int, _ column: Int
+    ) throws(PostgresError) -> Value? {
+        guard row >= 0, row < rowCount, column >= 0, column < columnCount else {
+            throw PostgresError(
+                kind: .decoding,
+                message: "no value at row \(row), column \(column) (the result has \(rowCount) rows, "
+                    + "\(columnCount) columns)")
+        }
+        guard let text = string(row, column) else { return nil }
+        guard let value = Value(postgresText: text) else {
+            throw .decoding(
+                column: columnName(column), row: row, expected: Value.postgresTypeDescription, found: text)
+        }
+        return value
+    }
+
+    /// The integer at (`row`, `column`); throws on NULL or a non-integer.
+    public func requireInt(_ row: Int, _ column: Int) throws(PostgresError) -> Int {
+        try decode(Int.self, row, column)
+    }
+
+    /// The text at (`row`, `column`); throws on NULL.
+    public func requireString(_ row: Int, _ column: Int) throws(PostgresError) -> String {
+        try decode(String.self, row, column)
+    }
+
+    /// The boolean at (`row`, `column`); throws on NULL or a non-boolean.
+    public func requireBool(_ row: Int, _ column: Int) throws(PostgresError) -> Bool {
+        try decode(Bool.self, row, column)
+    }
+
     /// The value at (`row`, `column`) as an integer, or nil for NULL or a non-integer.
     public func int(_ row: Int, _ column: Int) -> Int? {
         string(row, column).flatMap { Int($0) }

@@ -1,4 +1,3 @@
-import AppStoreFormats
 public import ArgumentParser
 import Foundation
 import IAPAudit
@@ -32,12 +31,11 @@ struct GlobalOptions: ParsableArguments {
         if let pepperFile = configuration?.pepperFile, environment["IAP_AUDIT_PEPPER_FILE"] == nil {
             environment["IAP_AUDIT_PEPPER_FILE"] = pepperFile
         }
-        var settings = Settings(
+        var settings = try Settings(
             database: DatabaseLocation.resolve(
                 url: databaseURL ?? configuration?.databaseURL, environment: environment,
                 embeddedDatabase: embeddedDatabase),
-            environment: environment,
-            hasher: AccountKeyHasher(pepper: try Settings.pepper(environment: environment)))
+            environment: environment)
         settings.isStrict = strict
         return (settings, logger)
     }
@@ -58,7 +56,4 @@ struct GlobalOptions: ParsableArguments {
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
 
-/// Log output formats.
-enum LogFormat: String, ExpressibleByArgument, CaseIterable {
-    case plain, json
-}
+extension LogFormat: ExpressibleByArgument {}

@@ -55,7 +55,7 @@ public struct CatalogImport {
                     """
                     UPDATE product SET is_retired = true, updated_at = now()
                     WHERE bundle_id = $1 AND NOT is_retired AND NOT (product_id = ANY($2::text[]))
-                    """, [app.bundleID, Self.textArray(listed)], context: "retire products of \(app.bundleID)")
+                    """, [app.bundleID, PostgresTextArray(listed)], context: "retire products of \(app.bundleID)")
                 outcome.retired += retired.affectedRows
             }
             logger.info(
@@ -79,22 +79,9 @@ public struct CatalogImport {
             GROUP BY a.bundle_id ORDER BY a.bundle_id
             """, [bundleID], context: "read catalog")
         return try (0..<result.rowCount).map { row in
-            let json = Data((result.string(row, 1) ?? "[]").utf8)
+            let json = Data(try result.requireString(row, 1).utf8)
             let ids = try JSONDecoder().decode([String].self, from: json)
-            return (result.string(row, 0) ?? "", ids)
+            return (try result.requireString(row, 0), ids)
         }
-    }
-
-    /// A PostgreSQL array literal of texts, every element quoted and escaped.
-    static func textArray(_ values: [String]) -> String {
-        "{"
-            + values.map { value in
-                var escaped = "\""
-                for character in value {
-                    if character == "\"" || character == "\\" { escaped.append("\\") }
-                    escaped.append(character)
-                }
-                return escaped + "\""
-            }.joined(separator: ",") + "}"
     }
 }

@@ -1,3 +1,4 @@
+internal import EmbeddedPostgres
 internal import Foundation
 public import Logging
 public import Postgres

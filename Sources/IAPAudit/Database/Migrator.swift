@@ -65,7 +65,7 @@ public struct Migrator {
                     "SELECT checksum FROM schema_migration WHERE version = $1", [migration.version],
                     context: "read schema_migration")
                 if recorded.rowCount > 0 {
-                    guard recorded.string(0, 0) == migration.checksum else {
+                    guard try recorded.requireString(0, 0) == migration.checksum else {
                         throw IAPAuditError.migrationChanged(name: migration.name)
                     }
                     return false
@@ -81,7 +81,8 @@ public struct Migrator {
                 applied.append(migration.version)
             }
         }
-        let newest = try connection.query("SELECT max(version) FROM schema_migration").int(0, 0) ?? 0
+        // NULL only while no migration is recorded; a non-integer would be a broken table and must not read as 0.
+        let newest = try connection.query("SELECT max(version) FROM schema_migration").decode(Int?.self, 0, 0) ?? 0
         if let known = migrations.last?.version, newest > known {
             throw IAPAuditError.schemaNewerThanBinary(database: newest, binary: known)
         }

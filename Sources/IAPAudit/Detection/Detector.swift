@@ -80,7 +80,7 @@ struct Detector {
                 let written = try connection.query(
                     try SQLResources.query("flag_upsert"), [rule.id, version, runID], context: "flags of \(rule.id)")
                 for row in 0..<written.rowCount {
-                    if written.bool(row, 0) == true { outcome.created += 1 } else { outcome.updated += 1 }
+                    if try written.requireBool(row, 0) { outcome.created += 1 } else { outcome.updated += 1 }
                 }
             }
         }

@@ -58,7 +58,7 @@ extension Workspace {
             }
             try stop.check()
             // Reconcile whenever reports are stored: new receipts can settle lines of earlier days too.
-            if try connection.query("SELECT EXISTS (SELECT 1 FROM sales_report_period)").bool(0, 0) == true {
+            if try connection.query("SELECT EXISTS (SELECT 1 FROM sales_report_period)").requireBool(0, 0) {
                 summary.reconciliation = try timed("reconcile", into: &summary) {
                     try Reconciler(connection: connection, runID: run.id, logger: logger)
                         .reconcile(ReconcileOptions(timeZone: plan.timeZone))

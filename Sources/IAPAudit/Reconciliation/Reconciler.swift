@@ -46,8 +46,9 @@ public struct Reconciler {
                     index == 0 ? [from, to, options.timeZone, runID.map { Int($0) }] : []
                 try connection.query(statement, parameters, context: "reconcile \(from)…\(to)")
             }
-            for row in try connection.query("SELECT frequency, count(*) FROM rc_period GROUP BY 1").rows {
-                summary.periodsByFrequency[row[0] ?? "?"] = Int(row[1] ?? "") ?? 0
+            let periods = try connection.query("SELECT frequency, count(*) FROM rc_period GROUP BY 1")
+            for row in 0..<periods.rowCount {
+                summary.periodsByFrequency[try periods.requireString(row, 0)] = try periods.requireInt(row, 1)
             }
             summary.daysWithoutSalesReport =
                 try connection.query(
@@ -56,7 +57,7 @@ public struct Reconciler {
                     WHERE NOT EXISTS (SELECT 1 FROM rc_period p WHERE p.source = 'sales'
                         AND d.day::date BETWEEN p.begin_date AND p.end_date)
                     """
-                ).int(0, 0) ?? 0
+                ).requireInt(0, 0)
             let lines = try connection.query(
                 """
                 SELECT status, count(*), coalesce(sum(recorded_units), 0), coalesce(sum(reported_units), 0)
@@ -64,10 +65,10 @@ public struct Reconciler {
                 WHERE l.period_begin <= w.last_day AND l.period_end >= w.first_day
                 GROUP BY status
                 """)
-            for row in lines.rows {
-                summary.linesByStatus[row[0] ?? "?"] = Int(row[1] ?? "") ?? 0
-                summary.recordedUnits += Int(row[2] ?? "") ?? 0
-                summary.reportedUnits += Int(row[3] ?? "") ?? 0
+            for row in 0..<lines.rowCount {
+                summary.linesByStatus[try lines.requireString(row, 0)] = try lines.requireInt(row, 1)
+                summary.recordedUnits += try lines.requireInt(row, 2)
+                summary.reportedUnits += try lines.requireInt(row, 3)
             }
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9

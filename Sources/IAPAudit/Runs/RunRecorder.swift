@@ -25,10 +25,7 @@ public struct RunRecorder {
                 command, settingsJSON, ProcessInfo.processInfo.hostName, Int(ProcessInfo.processInfo.processIdentifier),
                 version,
             ], context: "record run")
-        guard let id = result.string(0, 0).flatMap({ Int64($0) }) else {
-            throw IAPAuditError.internalInconsistency("pipeline_run insert returned no id")
-        }
-        self.id = id
+        self.id = try result.decode(Int64.self, 0, 0)
     }
 
     /// Stores the outcome, exit code and summary.

@@ -1,10 +1,18 @@
-import Foundation
-import Logging
+internal import Foundation
+public import Logging
 
-/// The executable's one logging set-up.
-enum LogSetup {
+/// Log output formats on stderr.
+public enum LogFormat: String, Sendable, CaseIterable {
+    /// `time level message key=value…` lines.
+    case plain
+    /// One JSON object per line, for log shippers.
+    case json
+}
+
+/// The executable's one logging set-up: swift-log bootstrapped once, to stderr.
+public enum LogSetup {
     /// Bootstraps swift-log once, to stderr, and returns the root logger.
-    static func bootstrap(format: LogFormat, level: Logger.Level) -> Logger {
+    public static func bootstrap(format: LogFormat, level: Logger.Level) -> Logger {
         LoggingBootstrap.once(format: format)
         var logger = Logger(label: "iap-audit")
         logger.logLevel = level

@@ -65,6 +65,11 @@ public struct PostgresInstallation: Sendable, Equatable {
         }
     }
 
+    /// The first executable `name` in the environment's `PATH` (e.g. a client-only install's `psql`), or nil.
+    public static func executable(_ name: String, onPathOf environment: [String: String]) -> String? {
+        executableOnPath(name, path: environment["PATH"] ?? "")
+    }
+
     private static func executableOnPath(_ name: String, path: String) -> String? {
         for directory in path.split(separator: ":") where !directory.isEmpty {
             let candidate = (String(directory) as NSString).appendingPathComponent(name)
