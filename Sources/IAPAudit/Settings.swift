@@ -11,12 +11,18 @@ public struct Settings: Sendable {
     public var hasher: AccountKeyHasher
     /// Any quarantined record makes the command fail (exit 65).
     public var isStrict = false
+    /// A receipt file changed less than this many seconds ago may still be being written: its incomplete end waits
+    /// for a later run (`IAP_AUDIT_SETTLING_SECONDS`).
+    public var settlingSeconds = ReceiptIngest.defaultSettlingSeconds
 
     /// Settings from explicit values.
     public init(database: DatabaseLocation, environment: [String: String], hasher: AccountKeyHasher) {
         self.database = database
         self.environment = environment
         self.hasher = hasher
+        if let text = environment["IAP_AUDIT_SETTLING_SECONDS"], let seconds = Double(text), seconds >= 0 {
+            settlingSeconds = seconds
+        }
     }
 
     /// Settings for `database`, with the hasher made from the pepper that `environment` configures.

@@ -122,7 +122,7 @@ struct RunCommand: ParsableCommand {
                 logger.info(
                     "run finished",
                     metadata: ["seconds": "\(String(format: "%.2f", Date().timeIntervalSince(started)))"])
-                return settings.isStrict && summary.quarantined > 0 ? ExitCodes.dataError : 0
+                return workspace.exitCode(of: summary)
             }
         } catch let error as ExitCode {
             exitCode = error.rawValue

@@ -17,7 +17,8 @@ struct Detector {
     let logger: Logger
 
     func run(
-        rules: [DetectionRule], settings: DetectionSettings, runID: Int64, rebuildStoreAccounts: Bool
+        rules: [DetectionRule], settings: DetectionSettings, runID: Int64, rebuildStoreAccounts: Bool,
+        stop: StopRequest = StopRequest()
     ) throws -> DetectionSummary {
         guard try connection.tryAdvisoryLock(Self.lockKey) else {
             throw IAPAuditError.locked(holder: try connection.advisoryLockHolder(Self.lockKey))
@@ -48,6 +49,7 @@ struct Detector {
                     """, context: "refresh receipts and purchases")
         }
         for rule in rules {
+            try stop.check()
             summary.rules.append(try run(rule, settings: settings, runID: runID))
         }
         return summary

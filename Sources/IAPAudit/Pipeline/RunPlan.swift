@@ -43,4 +43,11 @@ public struct RunSummary: Sendable, Codable, Equatable {
 
     /// Records quarantined by every ingest stage of the run (what `--strict` fails on).
     public var quarantined: Int { receipts.quarantined + (sales?.ingest.quarantined ?? 0) }
+    /// Why the catalog was not imported, when it was not: the run went on with the catalog in force.
+    public var catalogError: String?
+    /// Files that could not be read or stored by any ingest stage of the run, the catalog among them (the run exits
+    /// 65 for them).
+    public var filesFailed: Int {
+        receipts.filesFailed + (sales?.ingest.filesFailed ?? 0) + (catalogError == nil ? 0 : 1)
+    }
 }

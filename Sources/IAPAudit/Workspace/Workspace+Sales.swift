@@ -1,23 +1,15 @@
-internal import AppStoreFormats
-
-/// Sales reports and reconciliation: the `ingest sales` and `reconcile` entry points.
+/// Apple's sales and financial reports: the `ingest sales` entry point, and the stage `run` calls.
 extension Workspace {
-    /// `ingest sales PATH…`.
-    public func ingestSales(paths: [String]) throws -> SalesIngestSummary {
-        try recordingRun("ingest sales", outcome: { outcome(of: $0.ingest) }) { run in
-            try SalesIngest(connection: connection, runID: run.id, logger: logger).ingest(paths: paths)
+    /// `ingest sales PATH…`, exclusive of other runs and recorded as one; a stop request is honoured between files.
+    public func ingestSales(paths: [String], stop: StopRequest = StopRequest()) throws -> SalesIngestSummary {
+        try exclusively {
+            try recordingRun("ingest sales", outcome: { outcome(of: $0.ingest) }) { run in
+                try ingestSalesStage(paths: paths, runID: run.id, stop: stop)
+            }
         }
     }
 
-    /// `reconcile [--from DATE] [--to DATE] [--time-zone ZONE]`; the run row records the settings.
-    public func reconcile(_ options: ReconcileOptions) throws -> ReconcileSummary {
-        let runSettings = [
-            "from": options.from?.description ?? "(first report day)",
-            "to": options.to?.description ?? "(last report day)",
-            "time_zone": options.timeZone,
-        ]
-        return try recordingRun("reconcile", settings: runSettings, outcome: { _ in (.succeeded, 0) }) { run in
-            try Reconciler(connection: connection, runID: run.id, logger: logger).reconcile(options)
-        }
+    func ingestSalesStage(paths: [String], runID: Int64, stop: StopRequest) throws -> SalesIngestSummary {
+        try SalesIngest(connection: connection, runID: runID, logger: logger).ingest(paths: paths, stop: stop)
     }
 }

@@ -29,13 +29,14 @@ public struct SalesIngest {
     /// Ingests every report file under `paths` (files as named; in directories, `.txt`, `.tsv`, `.csv`, each
     /// optionally `.gz`).
     /// A file that cannot be read or stored is quarantined as a whole and the batch goes on.
-    public func ingest(paths: [String]) throws -> SalesIngestSummary {
+    public func ingest(paths: [String], stop: StopRequest = StopRequest()) throws -> SalesIngestSummary {
         let inputs = try InputFiles.expand(paths) { SalesFileKind.accepts(fileName: $0) }
         var summary = SalesIngestSummary()
         try summary.ingest.recordSkipped(
             inputs, expected: "report files are .txt, .tsv, .csv, optionally .gz", runID: runID,
             connection: connection, logger: logger)
         for path in inputs.files {
+            try stop.check()
             do {
                 summary.add(try ingest(file: path))
             } catch {
