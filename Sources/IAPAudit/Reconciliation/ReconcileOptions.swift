@@ -12,6 +12,11 @@ public struct ReconcileOptions: Sendable, Equatable {
     /// The IANA zone of the reports' days.
     public var timeZone: String
 
+    /// The day `text` names in the strict `YYYY-MM-DD` form `--from` and `--to` take, or nil.
+    public static func day(_ text: String) -> CalendarDate? {
+        text.count == 10 ? CalendarDate(text) : nil
+    }
+
     /// Creates options; nil days default to the span of the stored reports.
     public init(
         from: CalendarDate? = nil, to: CalendarDate? = nil, timeZone: String = ReconcileOptions.defaultTimeZone
