@@ -62,11 +62,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "iap-audit",
-            dependencies: [
-                "IAPAudit",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
+            dependencies: ["IAPAudit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSettings
         ),
 

@@ -1,7 +1,6 @@
 public import ArgumentParser
 import Foundation
 import IAPAudit
-public import Logging
 
 /// Options every command that touches the database takes.
 struct GlobalOptions: ParsableArguments {
@@ -15,7 +14,7 @@ struct GlobalOptions: ParsableArguments {
     var logFormat: LogFormat?
 
     @Option(help: "Least important log level shown: trace, debug, info, notice, warning, error. Default: info.")
-    var logLevel: Logger.Level?
+    var logLevel: LogLevel?
 
     @Flag(help: "Fail with exit code 65 when any record is quarantined.")
     var strict = false
@@ -23,10 +22,10 @@ struct GlobalOptions: ParsableArguments {
     /// Sets up logging once and builds the settings.
     func settings(
         embeddedDatabase: String = DatabaseLocation.embeddedDatabaseName, configuration: RunConfiguration? = nil
-    ) throws -> (Settings, Logger) {
+    ) throws -> (Settings, CommandLogger) {
         let logger = LogSetup.bootstrap(
             format: logFormat ?? configuration.flatMap { LogFormat(rawValue: $0.logFormat) } ?? .plain,
-            level: logLevel ?? configuration.flatMap { Logger.Level(rawValue: $0.logLevel) } ?? .info)
+            level: logLevel ?? configuration.flatMap { LogLevel(rawValue: $0.logLevel) } ?? .info)
         var environment = ProcessInfo.processInfo.environment
         if let pepperFile = configuration?.pepperFile, environment["IAP_AUDIT_PEPPER_FILE"] == nil {
             environment["IAP_AUDIT_PEPPER_FILE"] = pepperFile
@@ -54,6 +53,6 @@ struct GlobalOptions: ParsableArguments {
     }
 }
 
-extension Logger.Level: @retroactive ExpressibleByArgument {}
+extension LogLevel: ExpressibleByArgument {}
 
 extension LogFormat: ExpressibleByArgument {}

@@ -9,13 +9,33 @@ public enum LogFormat: String, Sendable, CaseIterable {
     case json
 }
 
+/// The least important log level shown: swift-log's levels, spelled so the executable needs no import of its own.
+public enum LogLevel: String, Sendable, CaseIterable {
+    case trace, debug, info, notice, warning, error, critical
+
+    var level: Logger.Level {
+        switch self {
+        case .trace: .trace
+        case .debug: .debug
+        case .info: .info
+        case .notice: .notice
+        case .warning: .warning
+        case .error: .error
+        case .critical: .critical
+        }
+    }
+}
+
+/// The logger a command hands to `Workspace`: the executable passes it on and never logs itself.
+public typealias CommandLogger = Logger
+
 /// The executable's one logging set-up: swift-log bootstrapped once, to stderr.
 public enum LogSetup {
     /// Bootstraps swift-log once, to stderr, and returns the root logger.
-    public static func bootstrap(format: LogFormat, level: Logger.Level) -> Logger {
+    public static func bootstrap(format: LogFormat, level: LogLevel) -> CommandLogger {
         LoggingBootstrap.once(format: format)
         var logger = Logger(label: "iap-audit")
-        logger.logLevel = level
+        logger.logLevel = level.level
         return logger
     }
 }

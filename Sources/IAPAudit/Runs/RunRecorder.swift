@@ -45,7 +45,9 @@ public struct RunRecorder {
             RETURNING r.id
             """, context: "mark abandoned runs")
         for row in 0..<marked.rowCount {
-            logger.warning("an earlier run was killed before it could finish", metadata: ["run": "\(marked.string(row, 0) ?? "?")"])
+            logger.warning(
+                "an earlier run was killed before it could finish", metadata: ["run": "\(marked.string(row, 0) ?? "?")"]
+            )
         }
     }
 

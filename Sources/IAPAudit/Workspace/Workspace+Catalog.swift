@@ -18,7 +18,9 @@ extension Workspace {
         } catch {
             throw IAPAuditError.input("\(path): \(error)")
         }
-        return try exclusively { try CatalogImport(connection: connection, logger: logger).apply(catalog, source: path) }
+        return try exclusively {
+            try CatalogImport(connection: connection, logger: logger).apply(catalog, source: path)
+        }
     }
 
     /// `catalog export`: writes `DIR/<bundle id>/products_v1.json` per app; returns the files written.

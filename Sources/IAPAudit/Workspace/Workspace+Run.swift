@@ -9,7 +9,9 @@ extension Workspace {
     /// A `stop` request (SIGINT/SIGTERM) is honoured between files: the file in progress is finished, the run is
     /// recorded as interrupted. A dry run does all of it inside one transaction that is rolled back.
     public func run(_ plan: RunPlan, stop: StopRequest = StopRequest()) throws -> RunSummary {
-        try exclusively {
+        let stopwatch = Stopwatch()
+        defer { logger.info("run finished", metadata: ["seconds": "\(stopwatch.formattedSeconds)"]) }
+        return try exclusively {
             guard plan.isDryRun else { return try runStages(plan, stop: stop) }
             var summary = try connection.rollingBack { try runStages(plan, stop: stop) }
             summary.isDryRun = true
