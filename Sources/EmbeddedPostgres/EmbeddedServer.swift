@@ -13,8 +13,9 @@ public import Logging
 ///
 /// Layout under `home`: `postgres/data` (the cluster), `postgres/run` (the socket directory, mode 0700),
 /// `postgres/server.log`, and `postgres.lock` (serialises `start`, `stop` and `destroy` across processes).
-/// Authentication is `trust`, which is safe only because nothing but the socket's owner (and root) can enter the
-/// socket directory and no TCP port is opened.
+/// Authentication is `peer` with a map that lets only the OS user that runs iap-audit in, as one of two roles: the
+/// bootstrap superuser (administration: databases, roles) and a non-superuser role that owns the pipeline's databases.
+/// See `EmbeddedServer+Authentication.swift`.
 public struct EmbeddedServer: Sendable {
     /// Where a started server accepts connections.
     public struct Endpoint: Sendable, Equatable {
@@ -22,18 +23,35 @@ public struct EmbeddedServer: Sendable {
         public let socketDirectory: String
         /// The port number that names the socket file (`.s.PGSQL.<port>`).
         public let port: Int
-        /// The superuser role created at `initdb`.
+        /// The role the pipeline connects as: it owns the databases, and it is no superuser.
         public let user: String
+        /// The bootstrap superuser, for administration only (creating databases and roles).
+        public let administrator: String
 
         /// Describes a server listening in `socketDirectory`.
-        public init(socketDirectory: String, port: Int, user: String) {
+        public init(
+            socketDirectory: String, port: Int, user: String, administrator: String = EmbeddedServer.superuser
+        ) {
             self.socketDirectory = socketDirectory
             self.port = port
             self.user = user
+            self.administrator = administrator
         }
 
-        /// A libpq keyword/value connection string for `database` on this server.
+        /// A libpq keyword/value connection string for `database` on this server, as the pipeline's role.
+        ///
+        /// It holds no password: the server authenticates the connecting OS user (`peer`).
         public func connectionString(database: String) -> String {
+            connectionString(database: database, user: user)
+        }
+
+        /// A connection string for `database` as the superuser: for creating databases and roles, never for the
+        /// pipeline's own work.
+        public func administratorConnectionString(database: String) -> String {
+            connectionString(database: database, user: administrator)
+        }
+
+        private func connectionString(database: String, user: String) -> String {
             [
                 ("host", socketDirectory), ("port", String(port)), ("user", user), ("dbname", database),
             ]
@@ -70,8 +88,13 @@ public struct EmbeddedServer: Sendable {
 
     /// The port that names the socket file; no TCP port is opened.
     static let port = 5432
-    /// The superuser role `initdb` creates.
-    static let superuser = "iap_audit"
+    /// The superuser role `initdb` creates; the name is kept from the clusters of earlier versions, which upgrade in
+    /// place (renaming the bootstrap superuser would take a second superuser session).
+    public static let superuser = "iap_audit"
+    /// The pipeline's role: LOGIN, no superuser, no CREATEROLE or CREATEDB; it owns every database but the templates.
+    public static let ownerRole = "iap_audit_owner"
+    /// The analysts' role, created here by the superuser so that the pipeline's migrations only grant to it.
+    public static let analystRole = "iap_audit_analyst"
     /// `sun_path` holds 108 bytes on Linux including the terminating NUL; stay below 107 to leave a margin.
     static let socketPathLimit = 107
     /// How long `start` waits for a server that is still starting (in crash recovery) before giving up.
@@ -83,7 +106,7 @@ public struct EmbeddedServer: Sendable {
     public let home: String
     /// The PostgreSQL binaries that run the server.
     public let installation: PostgresInstallation
-    private let logger: Logger
+    let logger: Logger
 
     /// Describes a server under `home` (made absolute) run by `installation`; nothing happens until `start`.
     public init(
@@ -125,7 +148,7 @@ public struct EmbeddedServer: Sendable {
     public var logFile: String { clusterDirectory + "/server.log" }
     /// Where the server accepts connections once started.
     public var endpoint: Endpoint {
-        Endpoint(socketDirectory: socketDirectory, port: Self.port, user: Self.superuser)
+        Endpoint(socketDirectory: socketDirectory, port: Self.port, user: Self.ownerRole, administrator: Self.superuser)
     }
 
     private var lockFile: String { home + "/postgres.lock" }
@@ -146,9 +169,15 @@ public struct EmbeddedServer: Sendable {
             if !isInitialised {
                 try initialise(as: serviceUser)
             }
+            // Clusters of earlier versions trusted every local connection: every start makes sure they no longer do.
+            let isAuthenticationChanged = try writeAuthentication(into: dataDirectory, for: serviceUser)
             if case .running(let pid) = currentStatus(as: serviceUser) {
                 logger.debug("Embedded PostgreSQL already running", metadata: ["pid": "\(pid)"])
                 try waitWhileStarting(as: serviceUser)
+                if isAuthenticationChanged {
+                    try runTool("pg_ctl", ["reload", "-D", dataDirectory], as: serviceUser)
+                }
+                try provisionRolesIfNeeded()
                 return
             }
             try removeStaleLockFiles()
@@ -163,6 +192,7 @@ public struct EmbeddedServer: Sendable {
                 }
                 try waitWhileStarting(as: serviceUser)
             }
+            try provisionRolesIfNeeded()
         }
         return endpoint
     }
@@ -211,6 +241,10 @@ public struct EmbeddedServer: Sendable {
         if FileManager.default.fileExists(atPath: stagingDirectory) {
             try removeItem(stagingDirectory)
         }
+        // A new cluster has no roles yet, whatever an earlier one under this home had.
+        if FileManager.default.fileExists(atPath: rolesMarkerFile) {
+            try removeItem(rolesMarkerFile)
+        }
         logger.info("Initialising embedded PostgreSQL cluster", metadata: ["directory": "\(dataDirectory)"])
         // Collation "C": text compares byte by byte, which for UTF-8 is code-point order (what C.UTF-8 gives too), but
         // PostgreSQL then skips strcoll on every comparison — the ids in the big indexes are all text. Character
@@ -218,10 +252,13 @@ public struct EmbeddedServer: Sendable {
         let locale = Self.isCUTF8LocaleAvailable ? ["--locale=C.UTF-8", "--lc-collate=C"] : ["--no-locale"]
         try runTool(
             "initdb",
-            ["-D", stagingDirectory, "-U", Self.superuser, "--auth=trust", "-E", "UTF8"] + locale,
+            // No trust even for the moment before `writeAuthentication` replaces pg_hba.conf.
+            ["-D", stagingDirectory, "-U", Self.superuser, "--auth-local=peer", "--auth-host=reject", "-E", "UTF8"]
+                + locale,
             as: serviceUser
         )
         try appendBatchSettings(to: stagingDirectory + "/postgresql.conf")
+        _ = try writeAuthentication(into: stagingDirectory, for: serviceUser)
         guard rename(stagingDirectory, dataDirectory) == 0 else {
             throw EmbeddedServerError.fileSystem(operation: "rename", path: stagingDirectory, reason: Self.errnoText())
         }
@@ -288,7 +325,7 @@ public struct EmbeddedServer: Sendable {
         )
     }
 
-    private func runTool(
+    func runTool(
         _ name: String, _ arguments: [String], as serviceUser: ServiceUser?, includeServerLog: Bool = false
     ) throws {
         // Only what the server logs during this command explains its failure.
@@ -420,7 +457,8 @@ public struct EmbeddedServer: Sendable {
     private func prepareClusterDirectories(for serviceUser: ServiceUser?) throws {
         try createDirectory(clusterDirectory, intermediates: false)
         try createDirectory(socketDirectory, intermediates: false)
-        // Only the server user (and root) may enter the socket directory: that is what makes trust auth safe.
+        // Only the server user (and root) may enter the socket directory; peer authentication then decides who of
+        // them may log in.
         try setMode(0o700, of: socketDirectory)
         guard let serviceUser else { return }
         try makeTraversable(clusterDirectory, for: serviceUser)
@@ -621,12 +659,13 @@ enum ServerToolRunner {
         /// The command as shown in errors (the tool and its arguments, without the user-switching wrapper).
         let command: String
         let status: Int32
-        /// The last lines of standard output and standard error, interleaved.
+        /// The last lines (`outputLines`) of standard output and standard error, interleaved.
         let output: String
     }
 
     static func run(
-        _ executable: String, _ arguments: [String], as serviceUser: ServiceUser? = nil, in directory: String? = nil
+        _ executable: String, _ arguments: [String], as serviceUser: ServiceUser? = nil, in directory: String? = nil,
+        outputLines: Int = 20
     ) throws -> Result {
         let command = ([(executable as NSString).lastPathComponent] + arguments.map(displayed)).joined(separator: " ")
         var argv = [executable] + arguments
@@ -661,7 +700,7 @@ enum ServerToolRunner {
                 command: command, status: -1, output: "could not launch \(argv[0]): \(error.reason)")
         }
         let status = wait(for: pid)
-        return Result(command: command, status: status, output: capture.tail(lines: 20))
+        return Result(command: command, status: status, output: capture.tail(lines: outputLines))
     }
 
     /// An argument as a reader would type it: double-quoted when it holds spaces.

@@ -10,6 +10,8 @@ public enum EmbeddedServerError: Error, Sendable, Equatable, CustomStringConvert
     case socketPathTooLong(path: String, length: Int, limit: Int)
     /// The home path contains a character that `pg_ctl` or the socket-directory list cannot carry.
     case unsupportedPath(path: String, reason: String)
+    /// This process's OS user has no name peer authentication could map (no passwd entry, or an unusable name).
+    case unknownClientUser(uid: UInt32)
     /// A file-system operation on the server's directories failed.
     case fileSystem(operation: String, path: String, reason: String)
     /// The server kept starting (recovering) past the wait, or stopped while starting; `log` is its log's tail.
@@ -35,6 +37,10 @@ public enum EmbeddedServerError: Error, Sendable, Equatable, CustomStringConvert
                 + "Choose a shorter IAP_AUDIT_HOME."
         case .unsupportedPath(let path, let reason):
             return "cannot use \(path) for the embedded PostgreSQL server: \(reason). Choose another IAP_AUDIT_HOME."
+        case .unknownClientUser(let uid):
+            return "the embedded PostgreSQL server admits the OS user that runs iap-audit by its name (peer "
+                + "authentication), but uid \(uid) has no usable name in the user database. Add one (useradd), "
+                + "or point --database-url / DATABASE_URL at a server."
         case .fileSystem(let operation, let path, let reason):
             return "could not \(operation) \(path): \(reason)"
         case .serverNotReady(let waitedSeconds, let log):

@@ -41,12 +41,14 @@ public enum TestPostgres {
         try server.get()
     }
 
-    /// Creates an empty database with a unique name and returns its conninfo.
+    /// Creates an empty database with a unique name, owned by the pipeline's role (as the embedded default does),
+    /// and returns its conninfo as that role.
     public static func freshDatabase(prefix: String = "t") throws -> String {
         let endpoint = try endpoint()
         let name = "\(prefix)_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
-        let admin = try Connection(conninfo: endpoint.connectionString(database: "postgres"), logger: logger)
-        try admin.execute(script: "CREATE DATABASE \(name)")
+        let admin = try Connection(
+            conninfo: endpoint.administratorConnectionString(database: "postgres"), logger: logger)
+        try admin.execute(script: "CREATE DATABASE \(name) OWNER \(endpoint.user)")
         return endpoint.connectionString(database: name)
     }
 }

@@ -61,20 +61,31 @@ public enum DatabaseLocation: Sendable {
         return connection
     }
 
+    /// Creates `database` as the superuser, owned by the pipeline's role, so that the pipeline itself (which
+    /// connects as that role) needs neither CREATEDB nor superuser rights.
     private static func createDatabaseIfNeeded(
         _ database: String, endpoint: EmbeddedServer.Endpoint, logger: Logger
     ) throws {
-        let admin = try Connection(conninfo: endpoint.connectionString(database: "postgres"), logger: logger)
-        let exists = try admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]).rowCount > 0
+        let exists =
+            try Connection(conninfo: endpoint.connectionString(database: "postgres"), logger: logger)
+            .query("SELECT 1 FROM pg_database WHERE datname = $1", [database]).rowCount > 0
         guard !exists else { return }
-        // Identifiers cannot be bound parameters; quote it the way PostgreSQL's quote_ident does.
-        let quoted = "\"" + database.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let admin = try Connection(
+            conninfo: endpoint.administratorConnectionString(database: "postgres"), logger: logger)
+        // Identifiers cannot be bound parameters; quote them the way PostgreSQL's quote_ident does.
+        let quoted = quotedIdentifier(database)
         do {
-            try admin.execute(script: "CREATE DATABASE \(quoted)", context: "create database \(database)")
+            try admin.execute(
+                script: "CREATE DATABASE \(quoted) OWNER \(quotedIdentifier(endpoint.user))",
+                context: "create database \(database)")
             logger.info("created database", metadata: ["database": "\(database)"])
         } catch {
             // 42P04: another process created it first, which is fine.
             guard error.sqlState == "42P04" else { throw error }
         }
+    }
+
+    private static func quotedIdentifier(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -59,7 +59,8 @@ public struct EmbeddedDatabase: Sendable {
         }
     }
 
-    /// The connection string of `database` (the server need not run).
+    /// The connection string of `database` as the pipeline's role (the server need not run); it holds no password,
+    /// the server admits this OS user by peer authentication.
     public func connectionString(database: String) -> String {
         server.endpoint.connectionString(database: database)
     }

@@ -1,0 +1,209 @@
+import Foundation
+import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Who may log in, and as what.
+///
+/// `peer` authentication over the Unix socket, with a `pg_ident.conf` map: the OS user that runs iap-audit (root, or
+/// the user whose server it is) may log in as the bootstrap superuser or as the pipeline's owner role, and nobody
+/// else may log in at all. Peer rather than a generated scram password: the server is socket-only and private to one
+/// OS user, so the kernel's word on who is at the other end of the socket is the credential, and there is no secret
+/// to store, rotate or leak through a connection string; a second cluster run by the same `postgres` OS user (its
+/// `COPY … TO PROGRAM` runs as `postgres`) is not in the map and is refused. The pipeline connects as the owner role,
+/// which is no superuser: no `COPY … TO PROGRAM`, no `pg_read_server_files`, no new roles.
+extension EmbeddedServer {
+    /// The name of the map in `pg_ident.conf`.
+    static let identMap = "iap_audit"
+    /// Bumped when `provisionRoles` gains a step that existing clusters must run too.
+    static let rolesVersion = "1"
+
+    var rolesMarkerFile: String { clusterDirectory + "/roles.version" }
+
+    /// Writes `pg_hba.conf` and `pg_ident.conf` into `directory` unless they already say the same; returns whether
+    /// anything changed (a running server must then reload).
+    func writeAuthentication(into directory: String, for serviceUser: ServiceUser?) throws -> Bool {
+        let client = try Self.clientUserName()
+        let hba = """
+            # Written by iap-audit at every start of the embedded server: edits here are replaced (docs/decisions.md,
+            # "Operating"). Unix socket only (listen_addresses is empty); the OS user is the credential, and only the
+            # users pg_ident.conf maps may log in, as the roles it maps them to. No trust, no TCP.
+            local   all   all   peer map=\(Self.identMap)
+
+            """
+        let ident = """
+            # Written by iap-audit at every start of the embedded server: the OS user that runs iap-audit, as the
+            # superuser (administration) or as the pipeline's owner role. No one else.
+            \(Self.identMap)   "\(client)"   \(Self.superuser)
+            \(Self.identMap)   "\(client)"   \(Self.ownerRole)
+
+            """
+        var isChanged = false
+        for (name, contents) in [("pg_hba.conf", hba), ("pg_ident.conf", ident)] {
+            let path = directory + "/" + name
+            if (try? String(contentsOfFile: path, encoding: .utf8)) == contents { continue }
+            try Self.replaceFile(path, with: contents, ownedBy: serviceUser)
+            isChanged = true
+        }
+        if isChanged {
+            logger.info("Wrote the embedded server's authentication", metadata: ["client": "\(client)"])
+        }
+        return isChanged
+    }
+
+    /// Creates the owner and analyst roles and hands every database to the owner role, once per cluster.
+    ///
+    /// A cluster made by an earlier version has its databases and objects owned by the bootstrap superuser, whose
+    /// objects `REASSIGN OWNED` refuses to touch (they include the system catalogs): each database's own objects are
+    /// listed from the catalogs and altered one by one instead.
+    func provisionRolesIfNeeded() throws {
+        if (try? String(contentsOfFile: rolesMarkerFile, encoding: .utf8)) == Self.rolesVersion { return }
+        logger.info("Setting up the embedded server's roles", metadata: ["owner": "\(Self.ownerRole)"])
+        try runAdministration(database: "postgres", sql: Self.rolesSQL)
+        let listing = try runAdministration(
+            database: "postgres",
+            sql: "SELECT datname FROM pg_database WHERE datallowconn AND NOT datistemplate ORDER BY datname",
+            extraArguments: ["-At0"])
+        let databases = listing.split(separator: "\0").map { $0.trimmingCharacters(in: .newlines) }.filter {
+            !$0.isEmpty
+        }
+        for database in databases {
+            try runAdministration(database: database, sql: Self.ownershipSQL)
+        }
+        try Self.replaceFile(rolesMarkerFile, with: Self.rolesVersion, ownedBy: nil)
+    }
+
+    /// Runs `sql` with psql as the superuser in `database`, from this process's OS user; returns psql's output.
+    @discardableResult
+    private func runAdministration(database: String, sql: String, extraArguments: [String] = []) throws -> String {
+        let conninfo = endpoint.administratorConnectionString(database: database)
+        let arguments = ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", conninfo] + extraArguments + ["-c", sql]
+        let result = try ServerToolRunner.run(installation.executable("psql"), arguments, outputLines: .max)
+        guard result.status == 0 else {
+            throw EmbeddedServerError.commandFailed(
+                command: "psql (set up roles in \(database))", status: result.status,
+                output: Self.tail(of: result.output, lines: 20))
+        }
+        return result.output
+    }
+
+    static var rolesSQL: String {
+        """
+        DO $$
+        BEGIN
+            IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '\(ownerRole)') THEN
+                CREATE ROLE \(ownerRole);
+            END IF;
+            IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '\(analystRole)') THEN
+                CREATE ROLE \(analystRole) NOLOGIN;
+            END IF;
+        END
+        $$;
+        ALTER ROLE \(ownerRole) LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS INHERIT;
+        -- The owner may act as an analyst (SET ROLE) to see what analysts see; the analyst gains nothing from it.
+        GRANT \(analystRole) TO \(ownerRole);
+        """
+    }
+
+    /// Makes the owner role own the current database and whatever in it the superuser owns (outside the system
+    /// schemas and extensions): schemas, relations (sequences owned by a column follow their table), routines, types.
+    static var ownershipSQL: String {
+        """
+        DO $$
+        DECLARE
+            new_owner constant name := '\(ownerRole)';
+            old_owner constant oid := '\(superuser)'::regrole;
+            object record;
+        BEGIN
+            EXECUTE format('ALTER DATABASE %I OWNER TO %I', current_database(), new_owner);
+            FOR object IN
+                SELECT n.nspname FROM pg_namespace n
+                WHERE n.nspowner = old_owner AND n.nspname <> 'information_schema' AND n.nspname !~ '^pg_'
+            LOOP
+                EXECUTE format('ALTER SCHEMA %I OWNER TO %I', object.nspname, new_owner);
+            END LOOP;
+            FOR object IN
+                SELECT c.oid::regclass AS name, c.relkind
+                FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                WHERE c.relowner = old_owner AND c.relkind IN ('r', 'p', 'v', 'm', 'f', 'S')
+                  AND n.nspname <> 'information_schema' AND n.nspname !~ '^pg_'
+                  AND NOT EXISTS (
+                      SELECT FROM pg_depend d
+                      WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid
+                        AND (d.deptype = 'e' OR (c.relkind = 'S' AND d.deptype IN ('a', 'i'))))
+            LOOP
+                EXECUTE format('ALTER %s %s OWNER TO %I',
+                    CASE object.relkind WHEN 'S' THEN 'SEQUENCE' WHEN 'v' THEN 'VIEW'
+                        WHEN 'm' THEN 'MATERIALIZED VIEW' WHEN 'f' THEN 'FOREIGN TABLE' ELSE 'TABLE' END,
+                    object.name, new_owner);
+            END LOOP;
+            FOR object IN
+                SELECT p.oid::regprocedure AS name
+                FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+                WHERE p.proowner = old_owner AND n.nspname <> 'information_schema' AND n.nspname !~ '^pg_'
+                  AND NOT EXISTS (
+                      SELECT FROM pg_depend d
+                      WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')
+            LOOP
+                EXECUTE format('ALTER ROUTINE %s OWNER TO %I', object.name, new_owner);
+            END LOOP;
+            FOR object IN
+                SELECT t.oid::regtype AS name
+                FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace
+                WHERE t.typowner = old_owner AND t.typtype IN ('b', 'c', 'd', 'e', 'r')
+                  AND (t.typrelid = 0 OR EXISTS (SELECT FROM pg_class c WHERE c.oid = t.typrelid AND c.relkind = 'c'))
+                  AND NOT EXISTS (SELECT FROM pg_type e WHERE e.typarray = t.oid)
+                  AND n.nspname <> 'information_schema' AND n.nspname !~ '^pg_'
+                  AND NOT EXISTS (
+                      SELECT FROM pg_depend d
+                      WHERE d.classid = 'pg_type'::regclass AND d.objid = t.oid AND d.deptype = 'e')
+            LOOP
+                EXECUTE format('ALTER TYPE %s OWNER TO %I', object.name, new_owner);
+            END LOOP;
+        END
+        $$;
+        """
+    }
+
+    /// The name of the OS user this process runs as: what peer authentication will see at the socket.
+    static func clientUserName() throws -> String {
+        let uid = geteuid()
+        var record = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 16 << 10)
+        guard getpwuid_r(uid, &record, &buffer, buffer.count, &result) == 0, result != nil,
+            let pointer = record.pw_name
+        else {
+            throw EmbeddedServerError.unknownClientUser(uid: UInt32(uid))
+        }
+        let name = String(cString: pointer)
+        // pg_ident.conf carries it double-quoted, one line per entry.
+        guard !name.isEmpty, !name.contains(where: { $0 == "\"" || $0.isNewline }) else {
+            throw EmbeddedServerError.unknownClientUser(uid: UInt32(uid))
+        }
+        return name
+    }
+
+    /// Replaces `path` atomically with `contents`, mode 0600, owned by `serviceUser` when given.
+    private static func replaceFile(_ path: String, with contents: String, ownedBy serviceUser: ServiceUser?) throws {
+        let temporary = path + ".new"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(contents.utf8)) else {
+            throw EmbeddedServerError.fileSystem(operation: "write", path: temporary, reason: errnoText())
+        }
+        guard chmod(temporary, 0o600) == 0 else {
+            throw EmbeddedServerError.fileSystem(operation: "change the mode of", path: temporary, reason: errnoText())
+        }
+        if let serviceUser, lchown(temporary, serviceUser.uid, serviceUser.gid) != 0 {
+            throw EmbeddedServerError.fileSystem(operation: "change the owner of", path: temporary, reason: errnoText())
+        }
+        guard rename(temporary, path) == 0 else {
+            throw EmbeddedServerError.fileSystem(operation: "rename", path: temporary, reason: errnoText())
+        }
+    }
+}
