@@ -14,15 +14,25 @@ public struct Settings: Sendable {
     /// A receipt file changed less than this many seconds ago may still be being written: its incomplete end waits
     /// for a later run (`IAP_AUDIT_SETTLING_SECONDS`).
     public var settlingSeconds = ReceiptIngest.defaultSettlingSeconds
+    /// The longest a statement waits for a lock another session holds before the command gives up with exit 75,
+    /// naming that session (`IAP_AUDIT_LOCK_TIMEOUT`, seconds).
+    public var lockTimeout: Double = 120
+    /// The longest one call waits for any answer from the server before the connection is given up as broken and
+    /// the command exits 69 (`IAP_AUDIT_SERVER_TIMEOUT`, seconds). Generous: a rule over years of data is slow, not
+    /// dead; this bounds a server that stopped.
+    public var serverTimeout: Double = 1800
 
     /// Settings from explicit values.
     public init(database: DatabaseLocation, environment: [String: String], hasher: AccountKeyHasher) {
         self.database = database
         self.environment = environment
         self.hasher = hasher
-        if let text = environment["IAP_AUDIT_SETTLING_SECONDS"], let seconds = Double(text), seconds >= 0 {
-            settlingSeconds = seconds
+        func seconds(_ name: String) -> Double? {
+            environment[name].flatMap(Double.init).flatMap { $0 >= 0 ? $0 : nil }
         }
+        settlingSeconds = seconds("IAP_AUDIT_SETTLING_SECONDS") ?? settlingSeconds
+        lockTimeout = seconds("IAP_AUDIT_LOCK_TIMEOUT") ?? lockTimeout
+        serverTimeout = seconds("IAP_AUDIT_SERVER_TIMEOUT") ?? serverTimeout
     }
 
     /// Settings for `database`, with the hasher made from the pepper that `environment` configures.

@@ -11,7 +11,7 @@ extension Connection {
     )
         throws -> Int
     {
-        let start = PQexec(handle, copyStatement)
+        let start = try waiting(context) { PQexec(handle, copyStatement) }
         guard let start, PQresultStatus(start) == PGRES_COPY_IN else {
             _ = try check(start, context: context)
             throw PostgresError(
@@ -27,12 +27,12 @@ extension Connection {
             drainResults()
             throw error
         }
-        guard PQputCopyEnd(handle, nil) == 1 else {
+        guard try waiting(context, { PQputCopyEnd(handle, nil) }) == 1 else {
             throw PostgresError(
                 kind: .connection, message: Self.trimmed(String(cString: PQerrorMessage(handle))),
                 context: context)
         }
-        let result = try check(PQgetResult(handle), context: context)
+        let result = try check(try waiting(context) { PQgetResult(handle) }, context: context)
         drainResults()
         return result.affectedRows
     }
@@ -55,7 +55,9 @@ extension Connection {
     /// Sends one chunk of COPY data.
     func putCopyData(_ bytes: UnsafeRawBufferPointer, context: String?) throws(PostgresError) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-        let status = PQputCopyData(handle, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
+        let status = try waiting(context) {
+            PQputCopyData(handle, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
+        }
         guard status == 1 else {
             throw PostgresError(
                 // PQputCopyData fails only when it cannot send: the connection is the problem.

@@ -77,6 +77,7 @@ extension Workspace {
             try recorder.finish(outcome: result, exitCode: code, summary: summary)
             return summary
         } catch {
+            let error = explainingLockTimeout(error)
             if connection.isOK {
                 let wrapped = IAPAuditError.wrapping(error)
                 let code = wrapped?.exitCode ?? 70
@@ -86,6 +87,28 @@ extension Workspace {
             }
             throw error
         }
+    }
+
+    /// A lock wait that ran out (SQLSTATE 55P03) as the error a user can act on: which sessions hold locks in this
+    /// database, oldest transaction first. The failed statement's transaction is rolled back, so the connection can
+    /// still ask; the sessions that held locks for at least the timeout are the ones it waited for.
+    func explainingLockTimeout(_ error: any Error) -> any Error {
+        guard let failure = error as? PostgresError, failure.sqlState == "55P03", connection.isOK else { return error }
+        let holders = try? connection.query(
+            """
+            SELECT a.pid, coalesce(a.usename, '?'), coalesce(nullif(a.application_name, ''), '?'), coalesce(a.state, '?'),
+                   to_char(a.xact_start, 'YYYY-MM-DD HH24:MI:SS TZ')
+            FROM pg_stat_activity a
+            WHERE a.datname = current_database() AND a.pid <> pg_backend_pid() AND a.xact_start IS NOT NULL
+              AND EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = a.pid AND l.granted AND l.locktype = 'relation')
+            ORDER BY a.xact_start LIMIT 3
+            """, context: "name the sessions holding locks")
+        let named = (0..<(holders?.rowCount ?? 0)).compactMap { row -> String? in
+            guard let holders else { return nil }
+            return "session \(holders.string(row, 0) ?? "?") (user \(holders.string(row, 1) ?? "?"), "
+                + "\(holders.string(row, 2) ?? "?"), \(holders.string(row, 3) ?? "?") since \(holders.string(row, 4) ?? "?"))"
+        }
+        return IAPAuditError.lockTimeout(seconds: settings.lockTimeout, holders: named)
     }
 
     /// The exit code of an ingest: 65 when a file failed, or (under `--strict`) when anything was quarantined.

@@ -23,6 +23,11 @@ public final class Workspace {
         self.settings = settings
         self.logger = logger
         self.connection = try settings.database.connect(environment: settings.environment, logger: logger)
+        connection.responseTimeout = settings.serverTimeout > 0 ? settings.serverTimeout : nil
+        // Every wait on a lock is bounded; a wait that runs out names who holds the lock (Workspace+Runs).
+        try connection.query(
+            "SELECT set_config('lock_timeout', $1, false)", ["\(Int(settings.lockTimeout * 1000))ms"],
+            context: "set the lock timeout")
         try verifyAccountKeyScheme()
     }
 
