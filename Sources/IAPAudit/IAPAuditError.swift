@@ -1,9 +1,9 @@
 internal import EmbeddedPostgres
 internal import Foundation
-public import Postgres
+package import Postgres
 
 /// Failures of the pipeline that are not about one input record (those go to the quarantine).
-public enum IAPAuditError: Error, Sendable, CustomStringConvertible {
+package enum IAPAuditError: Error, Sendable, CustomStringConvertible {
     /// The database could not be reached or went away.
     case databaseUnavailable(PostgresError)
     /// A statement failed.
@@ -34,7 +34,7 @@ public enum IAPAuditError: Error, Sendable, CustomStringConvertible {
     case storage(String)
 
     /// `error` as an `IAPAuditError`: itself, a wrapped `PostgresError` or embedded-server error; nil for others.
-    public static func wrapping(_ error: any Error) -> IAPAuditError? {
+    package static func wrapping(_ error: any Error) -> IAPAuditError? {
         switch error {
         case let error as IAPAuditError: error
         case let error as PostgresError where error.isStorageFailure: .storage("the database server: \(error.summary)")
@@ -61,7 +61,7 @@ public enum IAPAuditError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The sysexits(3) code a command that ends with this error exits with.
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         switch self {
         case .databaseUnavailable: 69  // EX_UNAVAILABLE
         case .database(let inner): inner.isUnavailable ? 69 : 70  // EX_SOFTWARE
@@ -77,7 +77,7 @@ public enum IAPAuditError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .databaseUnavailable(let error): "database unavailable: \(error)"
         case .database(let error): "database error: \(error)"

@@ -1,5 +1,5 @@
 internal import CLibPQ
-public import Logging
+package import Logging
 
 #if canImport(Glibc)
     internal import Glibc
@@ -13,23 +13,23 @@ public import Logging
 ///
 /// libpq forbids two threads on one connection, so this class is deliberately not `Sendable`: parallel work opens one
 /// connection per worker.
-public final class Connection {
+package final class Connection {
     let handle: OpaquePointer
     let logger: Logger
     /// How many `transaction` calls are open (0: none); inner ones are savepoints.
     var transactionDepth = 0
     /// Seconds a connect waits for the server unless the conninfo or `PGCONNECT_TIMEOUT` says otherwise.
-    public static let defaultConnectTimeout = 30
+    package static let defaultConnectTimeout = 30
 
     /// The longest one call may wait for the server before the connection is given up as broken (nil: no bound).
     /// See `ResponseWatchdog`.
-    public var responseTimeout: Double?
+    package var responseTimeout: Double?
 
     /// Connects with libpq's own conninfo handling.
     ///
     /// `conninfo` is a `postgresql://` URL or `key=value` string; an empty string lets libpq use its `PG*` environment
     /// variables and service files, exactly as psql would.
-    public init(conninfo: String, applicationName: String = "iap-audit", logger: Logger) throws(PostgresError) {
+    package init(conninfo: String, applicationName: String = "iap-audit", logger: Logger) throws(PostgresError) {
         self.logger = logger
         // expand_dbname=1 lets `dbname` carry a whole conninfo/URL while we still add a fallback application name.
         // A connect_timeout first, so that the conninfo's own (or PGCONNECT_TIMEOUT) wins: without one, a server
@@ -63,14 +63,14 @@ public final class Connection {
     }
 
     /// Whether the connection is still usable.
-    public var isOK: Bool { PQstatus(handle) == CONNECTION_OK }
+    package var isOK: Bool { PQstatus(handle) == CONNECTION_OK }
 
     /// The server's version number (e.g. 150018).
-    public var serverVersion: Int { Int(PQserverVersion(handle)) }
+    package var serverVersion: Int { Int(PQserverVersion(handle)) }
 
     /// Runs one statement with `$n` parameters sent out of band (never interpolated) and returns its rows.
     @discardableResult
-    public func query(
+    package func query(
         _ sql: String, _ parameters: [(any PostgresParameter)?] = [], context: String? = nil
     ) throws(PostgresError) -> QueryResult {
         let texts = parameters.map { $0?.postgresText }
@@ -83,7 +83,7 @@ public final class Connection {
     }
 
     /// Runs one or more statements without parameters (migrations, `BEGIN`, DDL scripts).
-    public func execute(script sql: String, context: String? = nil) throws(PostgresError) {
+    package func execute(script sql: String, context: String? = nil) throws(PostgresError) {
         // A multi-statement script returns only the last result; an error stops it, and PQexec reports that one.
         _ = try check(try waiting(context) { PQexec(handle, sql) }, context: context)
     }

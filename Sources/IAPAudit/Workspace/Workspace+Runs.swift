@@ -10,7 +10,7 @@ internal import Postgres
 /// with the outcome and exit code it really had.
 extension Workspace {
     /// Advisory-lock key that makes data-changing commands exclusive across processes ("IAPRUN" in ASCII).
-    public static let runLockKey: Int64 = 0x4941_5052_554E
+    package static let runLockKey: Int64 = 0x4941_5052_554E
 
     /// How long to wait for a dead client's server session to let go of the lock before giving up with 75.
     static let orphanedLockWait: Double = 15
@@ -64,7 +64,7 @@ extension Workspace {
 
     /// Runs `body` as a recorded run of `command`; the run row gets the outcome and the summary `body` returns. Runs
     /// that an earlier process left `running` (it was killed) are marked `abandoned` first.
-    public func recordingRun<Summary: Encodable>(
+    package func recordingRun<Summary: Encodable>(
         _ command: String, settings runSettings: [String: String] = [:],
         outcome: (Summary) -> (RunRecorder.Outcome, Int32), _ body: (RunRecorder) throws -> Summary
     ) throws -> Summary {
@@ -112,10 +112,10 @@ extension Workspace {
     }
 
     /// The exit code of an ingest: 65 when a file failed, or (under `--strict`) when anything was quarantined.
-    public func exitCode(of summary: IngestSummary) -> Int32 { outcome(of: summary).1 }
+    package func exitCode(of summary: IngestSummary) -> Int32 { outcome(of: summary).1 }
 
     /// The exit code of a whole run, by the same rule.
-    public func exitCode(of summary: RunSummary) -> Int32 {
+    package func exitCode(of summary: RunSummary) -> Int32 {
         outcome(quarantined: summary.quarantined, filesFailed: summary.filesFailed).1
     }
 
