@@ -214,7 +214,7 @@ package struct ReceiptIngest {
                 try connection.query(statement, context: "merge \(path)")
             }
             let conflicts = try connection.query(
-                try SQLResources.query("receipt_conflicts"), context: "record conflicting copies from \(path)")
+                try SQLResources.query("receipt_compare_copies"), context: "compare copies from \(path)")
             conflicting = (0..<conflicts.rowCount).map { row in
                 TransactionKey(
                     environment: conflicts.string(row, 0) ?? "", transactionID: conflicts.string(row, 1) ?? "")
