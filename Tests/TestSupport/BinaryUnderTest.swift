@@ -28,7 +28,8 @@ package struct BinaryUnderTest {
     }
 
     /// Starts the binary with `arguments`; output goes to files so a killed process cannot block a pipe.
-    package static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, URL, URL) {
+    package static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, URL, URL)
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments

@@ -13,8 +13,9 @@ package struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertibl
     }
 
     /// The instant at a UTC civil date and time, or nil if the fields are impossible (month 13, February 30, …).
-    package init?(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, millisecond: Int = 0)
-    {
+    package init?(
+        year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, millisecond: Int = 0
+    ) {
         guard (1...9999).contains(year), (1...12).contains(month), (1...CalendarMath.daysIn(month, year)).contains(day),
             (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second),
             (0...999).contains(millisecond)

@@ -38,7 +38,7 @@ package struct Reconciler {
         guard from <= to else { throw IAPAuditError.usage("--from \(from) is after --to \(to)") }
         summary.from = from
         summary.to = to
-        let started = DispatchTime.now()
+        let stopwatch = Stopwatch()
         try connection.transaction { () throws -> Void in
             for (index, statement) in try SQLResources.statements(ofQuery: "reconcile").enumerated() {
                 // Only the first statement takes parameters; the rest read them from rc_setting.
@@ -71,7 +71,7 @@ package struct Reconciler {
                 summary.reportedUnits += try lines.requireInt(row, 3)
             }
         }
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        let seconds = stopwatch.seconds
         logger.info(
             "reconciled",
             metadata: [
