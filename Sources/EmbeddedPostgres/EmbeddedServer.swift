@@ -1,5 +1,5 @@
 import Foundation
-public import Logging
+package import Logging
 
 #if canImport(Glibc)
     import Glibc
@@ -16,20 +16,20 @@ public import Logging
 /// Authentication is `peer` with a map that lets only the OS user that runs iap-audit in, as one of two roles: the
 /// bootstrap superuser (administration: databases, roles) and a non-superuser role that owns the pipeline's databases.
 /// See `EmbeddedServer+Authentication.swift`.
-public struct EmbeddedServer: Sendable {
+package struct EmbeddedServer: Sendable {
     /// Where a started server accepts connections.
-    public struct Endpoint: Sendable, Equatable {
+    package struct Endpoint: Sendable, Equatable {
         /// The directory holding the server's Unix socket (libpq's `host`).
-        public let socketDirectory: String
+        package let socketDirectory: String
         /// The port number that names the socket file (`.s.PGSQL.<port>`).
-        public let port: Int
+        package let port: Int
         /// The role the pipeline connects as: it owns the databases, and it is no superuser.
-        public let user: String
+        package let user: String
         /// The bootstrap superuser, for administration only (creating databases and roles).
-        public let administrator: String
+        package let administrator: String
 
         /// Describes a server listening in `socketDirectory`.
-        public init(
+        package init(
             socketDirectory: String, port: Int, user: String, administrator: String = EmbeddedServer.superuser
         ) {
             self.socketDirectory = socketDirectory
@@ -41,13 +41,13 @@ public struct EmbeddedServer: Sendable {
         /// A libpq keyword/value connection string for `database` on this server, as the pipeline's role.
         ///
         /// It holds no password: the server authenticates the connecting OS user (`peer`).
-        public func connectionString(database: String) -> String {
+        package func connectionString(database: String) -> String {
             connectionString(database: database, user: user)
         }
 
         /// A connection string for `database` as the superuser: for creating databases and roles, never for the
         /// pipeline's own work.
-        public func administratorConnectionString(database: String) -> String {
+        package func administratorConnectionString(database: String) -> String {
             connectionString(database: database, user: administrator)
         }
 
@@ -69,7 +69,7 @@ public struct EmbeddedServer: Sendable {
     }
 
     /// Whether the server's cluster exists and whether its postmaster runs.
-    public enum Status: Sendable, Equatable {
+    package enum Status: Sendable, Equatable {
         /// No cluster has been created under the home yet.
         case notInitialised
         /// The cluster exists and no server runs on it.
@@ -79,7 +79,7 @@ public struct EmbeddedServer: Sendable {
     }
 
     /// How `stop` shuts the server down (`pg_ctl stop -m`).
-    public enum StopMode: String, Sendable {
+    package enum StopMode: String, Sendable {
         /// Roll back open transactions, disconnect clients, checkpoint, exit.
         case fast
         /// Exit at once; the next start runs crash recovery.
@@ -90,11 +90,11 @@ public struct EmbeddedServer: Sendable {
     static let port = 5432
     /// The superuser role `initdb` creates; the name is kept from the clusters of earlier versions, which upgrade in
     /// place (renaming the bootstrap superuser would take a second superuser session).
-    public static let superuser = "iap_audit"
+    package static let superuser = "iap_audit"
     /// The pipeline's role: LOGIN, no superuser, no CREATEROLE or CREATEDB; it owns every database but the templates.
-    public static let ownerRole = "iap_audit_owner"
+    package static let ownerRole = "iap_audit_owner"
     /// The analysts' role, created here by the superuser so that the pipeline's migrations only grant to it.
-    public static let analystRole = "iap_audit_analyst"
+    package static let analystRole = "iap_audit_analyst"
     /// `sun_path` holds 108 bytes on Linux including the terminating NUL; stay below 107 to leave a margin.
     static let socketPathLimit = 107
     /// How long `start` waits for a server that is still starting (in crash recovery) before giving up.
@@ -103,13 +103,13 @@ public struct EmbeddedServer: Sendable {
     static let logRotationBytes = 16 << 20
 
     /// The directory that holds everything this server keeps.
-    public let home: String
+    package let home: String
     /// The PostgreSQL binaries that run the server.
-    public let installation: PostgresInstallation
+    package let installation: PostgresInstallation
     let logger: Logger
 
     /// Describes a server under `home` (made absolute) run by `installation`; nothing happens until `start`.
-    public init(
+    package init(
         home: String,
         installation: PostgresInstallation,
         logger: Logger = Logger(label: "iap-audit.embedded-postgres", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -121,7 +121,7 @@ public struct EmbeddedServer: Sendable {
 
     /// The home to use when none is configured: `IAP_AUDIT_HOME`; `/var/lib/iap-audit` for root;
     /// else `$XDG_DATA_HOME/iap-audit`, else `$HOME/.local/share/iap-audit`.
-    public static func defaultHome(environment: [String: String]) -> String {
+    package static func defaultHome(environment: [String: String]) -> String {
         if let home = environment["IAP_AUDIT_HOME"], !home.isEmpty {
             return home
         }
@@ -139,15 +139,15 @@ public struct EmbeddedServer: Sendable {
     }
 
     /// `home/postgres`: everything the server user owns.
-    public var clusterDirectory: String { home + "/postgres" }
+    package var clusterDirectory: String { home + "/postgres" }
     /// `home/postgres/data`: the PostgreSQL data directory.
-    public var dataDirectory: String { clusterDirectory + "/data" }
+    package var dataDirectory: String { clusterDirectory + "/data" }
     /// `home/postgres/run`: the Unix socket directory.
-    public var socketDirectory: String { clusterDirectory + "/run" }
+    package var socketDirectory: String { clusterDirectory + "/run" }
     /// `home/postgres/server.log`: the server's own log.
-    public var logFile: String { clusterDirectory + "/server.log" }
+    package var logFile: String { clusterDirectory + "/server.log" }
     /// Where the server accepts connections once started.
-    public var endpoint: Endpoint {
+    package var endpoint: Endpoint {
         Endpoint(socketDirectory: socketDirectory, port: Self.port, user: Self.ownerRole, administrator: Self.superuser)
     }
 
@@ -160,7 +160,7 @@ public struct EmbeddedServer: Sendable {
 
     /// Creates the cluster if needed and starts the server unless it already runs; safe to call from several
     /// processes at once.
-    public func start() throws -> Endpoint {
+    package func start() throws -> Endpoint {
         try checkPaths()
         let serviceUser = try ServiceUser.forServer()
         try prepareHome(for: serviceUser)
@@ -198,7 +198,7 @@ public struct EmbeddedServer: Sendable {
     }
 
     /// Stops the server, waiting until it has exited; does nothing when it does not run.
-    public func stop(mode: StopMode = .fast) throws {
+    package func stop(mode: StopMode = .fast) throws {
         guard isInitialised else { return }
         let serviceUser = try ServiceUser.forServer()
         try withExclusiveLock {
@@ -207,14 +207,14 @@ public struct EmbeddedServer: Sendable {
     }
 
     /// Whether the cluster exists and the server runs.
-    public func status() -> Status {
+    package func status() -> Status {
         currentStatus(as: try? ServiceUser.forServer())
     }
 
     /// Stops the server at once and removes `home/postgres`; for throw-away servers.
     ///
     /// `postgres.lock` stays: removing a lock file another process may be waiting on would let two of them in.
-    public func destroy() throws {
+    package func destroy() throws {
         guard FileManager.default.fileExists(atPath: clusterDirectory) else { return }
         let serviceUser = try ServiceUser.forServer()
         try withExclusiveLock {

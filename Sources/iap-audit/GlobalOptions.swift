@@ -1,4 +1,4 @@
-public import ArgumentParser
+package import ArgumentParser
 import Foundation
 import IAPAudit
 

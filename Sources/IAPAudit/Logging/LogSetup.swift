@@ -1,8 +1,8 @@
 internal import Foundation
-public import Logging
+package import Logging
 
 /// Log output formats on stderr.
-public enum LogFormat: String, Sendable, CaseIterable {
+package enum LogFormat: String, Sendable, CaseIterable {
     /// `time level message key=value…` lines.
     case plain
     /// One JSON object per line, for log shippers.
@@ -10,7 +10,7 @@ public enum LogFormat: String, Sendable, CaseIterable {
 }
 
 /// The least important log level shown: swift-log's levels, spelled so the executable needs no import of its own.
-public enum LogLevel: String, Sendable, CaseIterable {
+package enum LogLevel: String, Sendable, CaseIterable {
     case trace, debug, info, notice, warning, error, critical
 
     var level: Logger.Level {
@@ -27,12 +27,12 @@ public enum LogLevel: String, Sendable, CaseIterable {
 }
 
 /// The logger a command hands to `Workspace`: the executable passes it on and never logs itself.
-public typealias CommandLogger = Logger
+package typealias CommandLogger = Logger
 
 /// The executable's one logging set-up: swift-log bootstrapped once, to stderr.
-public enum LogSetup {
+package enum LogSetup {
     /// Bootstraps swift-log once, to stderr, and returns the root logger.
-    public static func bootstrap(format: LogFormat, level: LogLevel) -> CommandLogger {
+    package static func bootstrap(format: LogFormat, level: LogLevel) -> CommandLogger {
         LoggingBootstrap.once(format: format)
         var logger = Logger(label: "iap-audit")
         logger.logLevel = level.level
