@@ -57,6 +57,31 @@ extension EmbeddedServer {
         return isChanged
     }
 
+    /// Makes a running server apply rewritten authentication files before returning.
+    ///
+    /// `pg_ctl reload` only signals the postmaster: a connection made right after it could still be checked against
+    /// the old rules (an upgraded cluster would trust everyone a moment longer). A new session reports when the
+    /// postmaster last loaded its files, so we wait until that time moves; a session the old rules refused counts as
+    /// moved.
+    func reloadAuthentication(as serviceUser: ServiceUser?) throws {
+        let loadTime = "SELECT pg_conf_load_time()"
+        let before = try? runAdministration(database: "postgres", sql: loadTime, extraArguments: ["-At"])
+        try runTool("pg_ctl", ["reload", "-D", dataDirectory], as: serviceUser)
+        let waitSeconds = 10
+        let deadline = Date().addingTimeInterval(TimeInterval(waitSeconds))
+        while Date() < deadline {
+            if let now = try? runAdministration(database: "postgres", sql: loadTime, extraArguments: ["-At"]),
+                now != before
+            {
+                return
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw EmbeddedServerError.commandFailed(
+            command: "pg_ctl reload", status: -1,
+            output: "the server did not load the new pg_hba.conf within \(waitSeconds) s; see \(logFile)")
+    }
+
     /// Creates the owner and analyst roles and hands every database to the owner role, once per cluster.
     ///
     /// A cluster made by an earlier version has its databases and objects owned by the bootstrap superuser, whose

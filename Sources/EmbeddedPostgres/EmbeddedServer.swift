@@ -175,7 +175,7 @@ package struct EmbeddedServer: Sendable {
                 logger.debug("Embedded PostgreSQL already running", metadata: ["pid": "\(pid)"])
                 try waitWhileStarting(as: serviceUser)
                 if isAuthenticationChanged {
-                    try runTool("pg_ctl", ["reload", "-D", dataDirectory], as: serviceUser)
+                    try reloadAuthentication(as: serviceUser)
                 }
                 try provisionRolesIfNeeded()
                 return

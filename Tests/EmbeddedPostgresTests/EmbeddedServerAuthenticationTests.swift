@@ -106,6 +106,11 @@ import Testing
         try FileManager.default.removeItem(atPath: server.clusterDirectory + "/roles.version")
         _ = try run(server, admin, "select pg_reload_conf()")
         _ = try run(server, admin, "create role intruder login")
+        // pg_reload_conf only signals the postmaster; give it a moment to trust everyone.
+        let deadline = Date().addingTimeInterval(10)
+        while (try? run(server, "intruder", "select 1")) == nil, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
         #expect(try run(server, "intruder", "select 1") == "1", "the old cluster trusts anyone")
         if !isRunning {
             try server.stop()
