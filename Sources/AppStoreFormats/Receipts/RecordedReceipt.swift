@@ -60,6 +60,8 @@ public struct RecordedReceipt: Sendable {
     public var pendingRenewals: [PendingRenewal]
     /// The record's original bytes minus the raw username (and a notification's shared secret).
     public var storedRecord: [UInt8]
+    /// Dates whose forms disagree by more than a day, in the order read (empty for an honest receipt).
+    public var dateDisagreements: [DateDisagreement] = []
 
     /// `Sandbox` or `Production`: the namespace a transaction id lives in.
     public var transactionEnvironment: String { isSandbox ? "Sandbox" : "Production" }
