@@ -1,22 +1,22 @@
 /// Two forms of one date (`key_ms`, `key`, `key_pst`) more than a day apart: Apple writes one instant in each, so one
 /// of them was edited (a forged receipt) or the recorder broke it. The parser keeps its usual value and notes this.
-public struct DateDisagreement: Sendable, Equatable {
+package struct DateDisagreement: Sendable, Equatable {
     /// More than this between two forms is a disagreement: a day, well beyond any time-zone or rounding slip.
-    public static let toleranceMilliseconds: UInt64 = 24 * 60 * 60 * 1000
+    package static let toleranceMilliseconds: UInt64 = 24 * 60 * 60 * 1000
 
     /// The date's path in the record, e.g. `response.receipt.in_app[2].purchase_date`.
-    public var field: String
+    package var field: String
     /// The member whose value the receipt keeps (`purchase_date_ms`, or the next form when it is absent).
-    public var keptMember: String
+    package var keptMember: String
     /// The instant kept.
-    public var kept: Timestamp
+    package var kept: Timestamp
     /// The member that disagrees (`purchase_date` or `purchase_date_pst`).
-    public var otherMember: String
+    package var otherMember: String
     /// The instant it names (Pacific time converted).
-    public var other: Timestamp
+    package var other: Timestamp
 
     /// A disagreement between `keptMember` and `otherMember` of `field`.
-    public init(field: String, keptMember: String, kept: Timestamp, otherMember: String, other: Timestamp) {
+    package init(field: String, keptMember: String, kept: Timestamp, otherMember: String, other: Timestamp) {
         self.field = field
         self.keptMember = keptMember
         self.kept = kept

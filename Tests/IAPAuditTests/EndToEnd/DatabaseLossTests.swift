@@ -1,7 +1,9 @@
+import EmbeddedPostgres
 import Foundation
 import IAPAudit
 import Postgres
 import SyntheticData
+import TestSupport
 import Testing
 
 /// PostgreSQL stopped in the middle of a run: exit 69 at once with a clear message; the next run completes.
