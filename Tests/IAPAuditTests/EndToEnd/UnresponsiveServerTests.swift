@@ -28,19 +28,14 @@ struct UnresponsiveServerTests {
     }
 
     @Test func aServerThatStopsAnsweringFailsTheRunWithSixtyNineWithinTheBound() throws {
-        let root = ProcessInfo.processInfo.environment["IAP_AUDIT_TEST_TMPDIR"] ?? "/tmp"
-        let home = "\(root)/iap-audit-stopped-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(
-            atPath: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-        let server = EmbeddedServer(home: home, installation: try PostgresInstallation.find())
+        let server = try PrivateTestServer()
         var stopped: [Int32] = []
         defer {
             for pid in stopped { kill(pid, SIGCONT) }
-            try? server.destroy()
-            try? FileManager.default.removeItem(atPath: home)
+            server.destroy()
         }
-        let conninfo = try server.start().connectionString(database: "postgres")
-        let data = URL(fileURLWithPath: home).appendingPathComponent("data")
+        let conninfo = server.conninfo
+        let data = URL(fileURLWithPath: server.home).appendingPathComponent("data")
         var scenario = ReceiptScenario.benchmark(entries: 60_000)
         scenario.seed = 6
         _ = try ReceiptDataGenerator(scenario: scenario).write(to: data.path, compress: true)
@@ -53,15 +48,11 @@ struct UnresponsiveServerTests {
             try? FileManager.default.removeItem(at: stdout)
             try? FileManager.default.removeItem(at: stderr)
         }
-        let watcher = try Connection(conninfo: conninfo, logger: TestPostgres.logger)
-        for _ in 0..<600 {
-            if (try? watcher.query("SELECT count(*) FROM input_file").int(0, 0)).flatMap({ $0 }) ?? 0 > 0 { break }
-            usleep(50_000)
-        }
+        try waitForAStoredFile(conninfo: conninfo)
         // SIGSTOP: the server neither answers nor closes the connection, as a hung host would.
         let postmaster = try #require(
             Int32(
-                try String(contentsOfFile: server.dataDirectory + "/postmaster.pid", encoding: .utf8)
+                try String(contentsOfFile: server.server.dataDirectory + "/postmaster.pid", encoding: .utf8)
                     .split(separator: "\n").first ?? ""))
         stopped = Self.clusterProcesses(postmaster: postmaster)
         for pid in stopped { kill(pid, SIGSTOP) }
