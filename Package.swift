@@ -37,15 +37,17 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
-        .target(name: "Gzip", dependencies: ["CZlib"], swiftSettings: strictSettings),
+        .target(name: "Gzip", dependencies: ["CZlib"], exclude: ["README.md"], swiftSettings: strictSettings),
         .target(
             name: "AppStoreFormats",
             dependencies: ["Gzip", .product(name: "Crypto", package: "swift-crypto")],
+            exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "SyntheticData",
             dependencies: ["AppStoreFormats", "Gzip", .product(name: "Crypto", package: "swift-crypto")],
+            exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
         // Report definitions and rendering (CSV, JSON, Markdown, HTML, SVG): pure, no database.
@@ -57,6 +59,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            exclude: ["README.md", "Ingest/README.md"],
             swiftSettings: strictSettings,
             plugins: ["EmbedResources"]
         ),

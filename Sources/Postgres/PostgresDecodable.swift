@@ -1,5 +1,5 @@
 /// A type that `QueryResult.decode` can read from PostgreSQL's text output.
-public protocol PostgresDecodable {
+package protocol PostgresDecodable {
     /// What the type is called in a decoding error ("an integer").
     static var postgresTypeDescription: String { get }
     /// Parses the text PostgreSQL sends for a value of this type; nil when it is not one.
@@ -7,33 +7,33 @@ public protocol PostgresDecodable {
 }
 
 extension String: PostgresDecodable {
-    public static var postgresTypeDescription: String { "a text" }
-    public init?(postgresText: String) { self = postgresText }
+    package static var postgresTypeDescription: String { "a text" }
+    package init?(postgresText: String) { self = postgresText }
 }
 
 extension Int: PostgresDecodable {
-    public static var postgresTypeDescription: String { "an integer" }
-    public init?(postgresText: String) { self.init(postgresText) }
+    package static var postgresTypeDescription: String { "an integer" }
+    package init?(postgresText: String) { self.init(postgresText) }
 }
 
 extension Int64: PostgresDecodable {
-    public static var postgresTypeDescription: String { "a 64-bit integer" }
-    public init?(postgresText: String) { self.init(postgresText) }
+    package static var postgresTypeDescription: String { "a 64-bit integer" }
+    package init?(postgresText: String) { self.init(postgresText) }
 }
 
 extension Int32: PostgresDecodable {
-    public static var postgresTypeDescription: String { "a 32-bit integer" }
-    public init?(postgresText: String) { self.init(postgresText) }
+    package static var postgresTypeDescription: String { "a 32-bit integer" }
+    package init?(postgresText: String) { self.init(postgresText) }
 }
 
 extension Double: PostgresDecodable {
-    public static var postgresTypeDescription: String { "a number" }
-    public init?(postgresText: String) { self.init(postgresText) }
+    package static var postgresTypeDescription: String { "a number" }
+    package init?(postgresText: String) { self.init(postgresText) }
 }
 
 extension Bool: PostgresDecodable {
-    public static var postgresTypeDescription: String { "a boolean" }
-    public init?(postgresText: String) {
+    package static var postgresTypeDescription: String { "a boolean" }
+    package init?(postgresText: String) {
         switch postgresText {
         case "t", "true": self = true
         case "f", "false": self = false
@@ -43,8 +43,8 @@ extension Bool: PostgresDecodable {
 }
 
 extension PostgresBytes: PostgresDecodable {
-    public static var postgresTypeDescription: String { "a bytea in hex format" }
-    public init?(postgresText: String) {
+    package static var postgresTypeDescription: String { "a bytea in hex format" }
+    package init?(postgresText: String) {
         let text = Array(postgresText.utf8)
         guard text.count >= 2, text[0] == UInt8(ascii: "\\"), text[1] == UInt8(ascii: "x"), text.count % 2 == 0 else {
             return nil

@@ -1,51 +1,51 @@
 /// A value that can travel to PostgreSQL as a text-format bound parameter (`$n`).
-public protocol PostgresParameter: Sendable {
+package protocol PostgresParameter: Sendable {
     /// The value in PostgreSQL's text input format.
     var postgresText: String { get }
 }
 
 extension String: PostgresParameter {
-    public var postgresText: String { self }
+    package var postgresText: String { self }
 }
 
 extension Substring: PostgresParameter {
-    public var postgresText: String { String(self) }
+    package var postgresText: String { String(self) }
 }
 
 extension Int: PostgresParameter {
-    public var postgresText: String { String(self) }
+    package var postgresText: String { String(self) }
 }
 
 extension Int64: PostgresParameter {
-    public var postgresText: String { String(self) }
+    package var postgresText: String { String(self) }
 }
 
 extension Int32: PostgresParameter {
-    public var postgresText: String { String(self) }
+    package var postgresText: String { String(self) }
 }
 
 extension Bool: PostgresParameter {
-    public var postgresText: String { self ? "true" : "false" }
+    package var postgresText: String { self ? "true" : "false" }
 }
 
 extension Double: PostgresParameter {
-    public var postgresText: String { String(self) }
+    package var postgresText: String { String(self) }
 }
 
 /// Bytes sent as a `bytea` parameter.
 ///
 /// Travels in text form as PostgreSQL's hex format (`\x` followed by two lowercase hex digits a byte), which the server
 /// accepts whatever `bytea_output` or `standard_conforming_strings` say: a bound parameter is never parsed as a literal.
-public struct PostgresBytes: PostgresParameter, Equatable, Hashable {
+package struct PostgresBytes: PostgresParameter, Equatable, Hashable {
     /// The bytes.
-    public var bytes: [UInt8]
+    package var bytes: [UInt8]
 
     /// Wraps `bytes`.
-    public init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         self.bytes = bytes
     }
 
-    public var postgresText: String {
+    package var postgresText: String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = [UInt8(ascii: "\\"), UInt8(ascii: "x")]
         text.reserveCapacity(2 + 2 * bytes.count)
@@ -59,16 +59,16 @@ public struct PostgresBytes: PostgresParameter, Equatable, Hashable {
 
 /// A `text[]` parameter: an array literal in which every element is double-quoted, so commas, braces, spaces, empty
 /// strings and the word `NULL` arrive as written; nil elements are SQL NULLs.
-public struct PostgresTextArray: PostgresParameter, Equatable, Hashable {
+package struct PostgresTextArray: PostgresParameter, Equatable, Hashable {
     /// The elements; nil is an SQL NULL element.
-    public var elements: [String?]
+    package var elements: [String?]
 
     /// Wraps `elements`.
-    public init(_ elements: [String?]) {
+    package init(_ elements: [String?]) {
         self.elements = elements
     }
 
-    public var postgresText: String {
+    package var postgresText: String {
         let quoted = elements.map { element -> String in
             guard let element else { return "NULL" }
             var text = "\""
@@ -85,5 +85,5 @@ public struct PostgresTextArray: PostgresParameter, Equatable, Hashable {
 
 extension Array: PostgresParameter where Element == String {
     /// The strings as a `text[]` literal (see `PostgresTextArray`).
-    public var postgresText: String { PostgresTextArray(map { Optional($0) }).postgresText }
+    package var postgresText: String { PostgresTextArray(map { Optional($0) }).postgresText }
 }

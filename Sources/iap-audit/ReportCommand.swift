@@ -1,6 +1,6 @@
-public import ArgumentParser
+import ArgumentParser
 import Foundation
-public import IAPAudit
+package import IAPAudit
 
 /// `iap-audit report NAME`.
 struct ReportCommand: ParsableCommand {

@@ -17,7 +17,8 @@ import Testing
 
     @Test func aStoppedServerIsUnavailable() throws {
         // A server of its own: stopping the shared one would break the other tests.
-        let server = try PrivateServer()
+        let server = try PrivateTestServer()
+        defer { server.destroy() }
         let connection = try Connection(conninfo: server.conninfo, logger: TestPostgres.logger)
         #expect(try connection.query("SELECT 1").requireInt(0, 0) == 1)
         try server.stop()
@@ -44,22 +45,5 @@ import Testing
         #expect(duplicate?.isUniqueViolation == true)
         #expect(duplicate?.isUnavailable == false)
         #expect(try connection.query("SELECT 1").requireInt(0, 0) == 1, "the connection survives a statement error")
-    }
-}
-
-/// An embedded server of one test's own, under a fresh home in the tests' temporary root.
-private struct PrivateServer {
-    let server: EmbeddedServer
-    let conninfo: String
-
-    init() throws {
-        let home = TestPostgres.home + "/private-\(UUID().uuidString.prefix(8))"
-        server = EmbeddedServer(home: home, installation: try PostgresInstallation.find())
-        conninfo = try server.start().connectionString(database: "postgres")
-    }
-
-    func stop() throws {
-        defer { try? server.destroy() }
-        try server.stop(mode: .immediate)
     }
 }

@@ -1,22 +1,22 @@
-public import Foundation
+package import Foundation
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// Runs the built `iap-audit` executable the way a user or cron would.
-public struct BinaryUnderTest {
+package struct BinaryUnderTest {
     /// What a finished run left behind.
-    public struct Outcome {
-        public var status: Int32
-        public var stdout: String
-        public var stderr: String
+    package struct Outcome {
+        package var status: Int32
+        package var stdout: String
+        package var stderr: String
         /// The run did not finish within its time limit and was killed: a hang, which a test must report.
-        public var timedOut = false
+        package var timedOut = false
     }
 
     /// The executable next to the test bundle (SwiftPM builds it into the same folder), or `IAP_AUDIT_BINARY`.
-    public static var path: String {
+    package static var path: String {
         if let path = ProcessInfo.processInfo.environment["IAP_AUDIT_BINARY"] { return path }
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         while directory.path != "/" {
@@ -28,7 +28,8 @@ public struct BinaryUnderTest {
     }
 
     /// Starts the binary with `arguments`; output goes to files so a killed process cannot block a pipe.
-    public static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, URL, URL) {
+    package static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, URL, URL)
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -54,7 +55,7 @@ public struct BinaryUnderTest {
 
     /// Runs the binary to completion, or kills it after `timeout` seconds (then `timedOut` is set): a test of
     /// something that must not hang fails instead of blocking the suite.
-    public static func run(
+    package static func run(
         _ arguments: [String], environment: [String: String] = [:], timeout: Double = 600
     ) throws -> Outcome {
         let (process, stdout, stderr) = try start(arguments, environment: environment)

@@ -1,10 +1,10 @@
-public import Foundation
+package import Foundation
 
 /// A fresh directory for one test's fixtures, removed when the value is released at the end of the test.
-public final class TemporaryDirectory {
-    public let url: URL
+package final class TemporaryDirectory {
+    package let url: URL
 
-    public init() throws {
+    package init() throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
@@ -14,13 +14,13 @@ public final class TemporaryDirectory {
     }
 
     /// The path of `name` inside the directory (the file need not exist).
-    public func path(_ name: String) -> String {
+    package func path(_ name: String) -> String {
         url.appendingPathComponent(name).path
     }
 
     /// Writes `bytes` to `name` and returns its path.
     @discardableResult
-    public func write(_ bytes: [UInt8], to name: String) throws -> String {
+    package func write(_ bytes: [UInt8], to name: String) throws -> String {
         let path = path(name)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return path

@@ -1,13 +1,13 @@
 internal import EmbeddedPostgres
 internal import Foundation
-public import Logging
+package import Logging
 
 /// The embedded PostgreSQL server under `IAP_AUDIT_HOME`, for `iap-audit db start|stop|status|url|psql`.
 ///
 /// Failures of PostgreSQL or the server supervisor arrive as `IAPAuditError`s carrying their exit code.
-public struct EmbeddedDatabase: Sendable {
+package struct EmbeddedDatabase: Sendable {
     /// Whether the server runs.
-    public enum Status: Sendable, Equatable {
+    package enum Status: Sendable, Equatable {
         /// No cluster yet.
         case notInitialised
         /// A cluster exists, no server runs.
@@ -19,7 +19,7 @@ public struct EmbeddedDatabase: Sendable {
     private let server: EmbeddedServer
 
     /// The server of `environment`'s `IAP_AUDIT_HOME`, run with the PostgreSQL installation found on this machine.
-    public init(environment: [String: String]) throws {
+    package init(environment: [String: String]) throws {
         do {
             server = EmbeddedServer(
                 home: EmbeddedServer.defaultHome(environment: environment),
@@ -30,10 +30,10 @@ public struct EmbeddedDatabase: Sendable {
     }
 
     /// The folder that holds the cluster.
-    public var home: String { server.home }
+    package var home: String { server.home }
 
     /// Starts the server (idempotent) and returns the connection string of `database`.
-    public func start(database: String = DatabaseLocation.embeddedDatabaseName) throws -> String {
+    package func start(database: String = DatabaseLocation.embeddedDatabaseName) throws -> String {
         do {
             return try server.start().connectionString(database: database)
         } catch {
@@ -42,7 +42,7 @@ public struct EmbeddedDatabase: Sendable {
     }
 
     /// Stops the server if it runs.
-    public func stop() throws {
+    package func stop() throws {
         do {
             try server.stop()
         } catch {
@@ -51,7 +51,7 @@ public struct EmbeddedDatabase: Sendable {
     }
 
     /// Whether the server runs.
-    public func status() -> Status {
+    package func status() -> Status {
         switch server.status() {
         case .notInitialised: .notInitialised
         case .stopped: .stopped
@@ -60,7 +60,7 @@ public struct EmbeddedDatabase: Sendable {
     }
 
     /// The connection string of `database` (the server need not run).
-    public func connectionString(database: String) -> String {
+    package func connectionString(database: String) -> String {
         server.endpoint.connectionString(database: database)
     }
 
@@ -68,7 +68,7 @@ public struct EmbeddedDatabase: Sendable {
     ///
     /// psql comes from the PostgreSQL installation for the embedded server, else from `PATH`; `argv[0]` is an
     /// absolute path, ready for `execv`. The connection string travels as an argument, never printed.
-    public static func psqlArguments(
+    package static func psqlArguments(
         settings: Settings, extraArguments: [String], logger: Logger
     ) throws -> [String] {
         do {

@@ -96,8 +96,8 @@ struct Detector {
     }
 
     private func timed(_ body: () throws -> Void) throws -> Double {
-        let started = DispatchTime.now()
+        let stopwatch = Stopwatch()
         try body()
-        return Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        return stopwatch.seconds
     }
 }

@@ -30,7 +30,7 @@ struct StoreAccountClustering {
 
     /// Folds new receipt files into the clusters (all of them when `rebuild` or the catalog changed).
     func update(runID: Int64, rebuild: Bool) throws -> Outcome {
-        let started = DispatchTime.now()
+        let stopwatch = Stopwatch()
         var outcome = try connection.transaction { () throws -> Outcome in
             var outcome = Outcome()
             let fingerprint =
@@ -70,7 +70,7 @@ struct StoreAccountClustering {
                 .requireInt(0, 0)
             return outcome
         }
-        outcome.seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        outcome.seconds = stopwatch.seconds
         logger.info(
             "store accounts updated",
             metadata: [

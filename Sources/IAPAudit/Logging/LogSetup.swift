@@ -1,8 +1,8 @@
 internal import Foundation
-public import Logging
+package import Logging
 
 /// Log output formats on stderr.
-public enum LogFormat: String, Sendable, CaseIterable {
+package enum LogFormat: String, Sendable, CaseIterable {
     /// `time level message key=value…` lines.
     case plain
     /// One JSON object per line, for log shippers.
@@ -10,7 +10,7 @@ public enum LogFormat: String, Sendable, CaseIterable {
 }
 
 /// The least important log level shown: swift-log's levels, spelled so the executable needs no import of its own.
-public enum LogLevel: String, Sendable, CaseIterable {
+package enum LogLevel: String, Sendable, CaseIterable {
     case trace, debug, info, notice, warning, error, critical
 
     var level: Logger.Level {
@@ -27,12 +27,12 @@ public enum LogLevel: String, Sendable, CaseIterable {
 }
 
 /// The logger a command hands to `Workspace`: the executable passes it on and never logs itself.
-public typealias CommandLogger = Logger
+package typealias CommandLogger = Logger
 
 /// The executable's one logging set-up: swift-log bootstrapped once, to stderr.
-public enum LogSetup {
+package enum LogSetup {
     /// Bootstraps swift-log once, to stderr, and returns the root logger.
-    public static func bootstrap(format: LogFormat, level: LogLevel) -> CommandLogger {
+    package static func bootstrap(format: LogFormat, level: LogLevel) -> CommandLogger {
         LoggingBootstrap.once(format: format)
         var logger = Logger(label: "iap-audit")
         logger.logLevel = level.level
@@ -41,13 +41,13 @@ public enum LogSetup {
 
     /// Records the format the command line asked for, before anything can fail: a failure before `bootstrap` (a
     /// configuration file that does not load) is then reported in that format too.
-    public static func prefer(format: LogFormat?) {
+    package static func prefer(format: LogFormat?) {
         LoggingBootstrap.prefer(format)
     }
 
     /// The one line (no newline) the executable prints for the error that ended it: `iap-audit: message` in the
     /// plain format, one JSON object with the exit code in the json format.
-    public static func failureLine(_ message: String, exitCode: Int32) -> String {
+    package static func failureLine(_ message: String, exitCode: Int32) -> String {
         switch LoggingBootstrap.format {
         case .plain: "iap-audit: \(message)"
         case .json:
@@ -59,7 +59,7 @@ public enum LogSetup {
     }
 
     /// A warning (no newline) the executable prints before a logger exists, in the format chosen so far.
-    public static func warningLine(_ message: String) -> String {
+    package static func warningLine(_ message: String) -> String {
         switch LoggingBootstrap.format {
         case .plain: "warning: \(message)"
         case .json:

@@ -1,12 +1,12 @@
 internal import SyntheticData
 
 /// Deterministic synthetic data for benchmarks and the examples (`iap-audit generate receipts`).
-public enum SyntheticDataSet {
+package enum SyntheticDataSet {
     /// Writes a catalog, receipts and a manifest to `directory` (plus planted fraud patterns and sales reports when
     /// asked), handing `report` one summary line per part as soon as it is written.
     ///
     /// `entries` 0 means the small example preset; the same `seed` writes the same bytes.
-    public static func write(
+    package static func write(
         to directory: String, entries: Int, seed: UInt64?, compress: Bool, withFraud: Bool, withSales: Bool,
         report: (String) -> Void
     ) throws {

@@ -1,24 +1,24 @@
 internal import AppStoreFormats
 internal import Foundation
-public import Logging
-public import Postgres
+package import Logging
+package import Postgres
 
 /// Compares recorded purchases with Apple's reports over a window of days and rewrites that window's
 /// `reconciliation_line`s (RECONCILIATION.md). The work is the set-based SQL in `sql/queries/reconcile.sql`.
-public struct Reconciler {
+package struct Reconciler {
     private let connection: Connection
     private let runID: Int64?
     private let logger: Logger
 
     /// A reconciler writing through `connection`, attributing lines to run `runID`.
-    public init(connection: Connection, runID: Int64?, logger: Logger) {
+    package init(connection: Connection, runID: Int64?, logger: Logger) {
         self.connection = connection
         self.runID = runID
         self.logger = logger
     }
 
     /// Reconciles the window in one transaction: the same data always gives the same lines.
-    public func reconcile(_ options: ReconcileOptions) throws -> ReconcileSummary {
+    package func reconcile(_ options: ReconcileOptions) throws -> ReconcileSummary {
         var summary = ReconcileSummary(timeZone: options.timeZone)
         let zone = try connection.query(
             "SELECT 1 FROM pg_timezone_names WHERE name = $1", [options.timeZone], context: "check time zone")
@@ -38,7 +38,7 @@ public struct Reconciler {
         guard from <= to else { throw IAPAuditError.usage("--from \(from) is after --to \(to)") }
         summary.from = from
         summary.to = to
-        let started = DispatchTime.now()
+        let stopwatch = Stopwatch()
         try connection.transaction { () throws -> Void in
             for (index, statement) in try SQLResources.statements(ofQuery: "reconcile").enumerated() {
                 // Only the first statement takes parameters; the rest read them from rc_setting.
@@ -71,7 +71,7 @@ public struct Reconciler {
                 summary.reportedUnits += try lines.requireInt(row, 3)
             }
         }
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        let seconds = stopwatch.seconds
         logger.info(
             "reconciled",
             metadata: [

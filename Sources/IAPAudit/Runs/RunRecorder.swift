@@ -1,11 +1,11 @@
 internal import Foundation
 internal import Logging
-public import Postgres
+package import Postgres
 
 /// Records one command's run in `pipeline_run`: settings at the start, outcome and summary at the end.
-public struct RunRecorder {
+package struct RunRecorder {
     /// How a run ended.
-    public enum Outcome: String, Sendable {
+    package enum Outcome: String, Sendable {
         case succeeded, failed, interrupted, rejected
         /// Left `running` by a process that was killed; marked by a later command.
         case abandoned
@@ -13,10 +13,10 @@ public struct RunRecorder {
 
     private let connection: Connection
     /// The run's id.
-    public let id: Int64
+    package let id: Int64
 
     /// Inserts the run row.
-    public init(connection: Connection, command: String, settings: [String: String], version: String) throws {
+    package init(connection: Connection, command: String, settings: [String: String], version: String) throws {
         self.connection = connection
         let settingsJSON = String(decoding: try JSONEncoder.sorted.encode(settings), as: UTF8.self)
         let result = try connection.query(
@@ -52,7 +52,7 @@ public struct RunRecorder {
     }
 
     /// Stores the outcome, exit code and summary.
-    public func finish(outcome: Outcome, exitCode: Int32, summary: some Encodable) throws {
+    package func finish(outcome: Outcome, exitCode: Int32, summary: some Encodable) throws {
         let summaryJSON = String(decoding: try JSONEncoder.sorted.encode(summary), as: UTF8.self)
         try connection.query(
             """

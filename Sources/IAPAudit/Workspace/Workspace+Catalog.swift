@@ -4,7 +4,7 @@ internal import Foundation
 /// The catalog: `catalog import` and `catalog export`.
 extension Workspace {
     /// `catalog import FILE` (a JSON catalog) or, with `bundleID`, a product-identifier list for that app.
-    public func importCatalog(path: String, bundleID: String?) throws -> CatalogImport.Outcome {
+    package func importCatalog(path: String, bundleID: String?) throws -> CatalogImport.Outcome {
         guard let bytes = FileManager.default.contents(atPath: path).map(Array.init) else {
             throw IAPAuditError.input("cannot read \(path)")
         }
@@ -24,7 +24,7 @@ extension Workspace {
     }
 
     /// `catalog export`: writes `DIR/<bundle id>/products_v1.json` per app; returns the files written.
-    public func exportCatalog(to directory: String, bundleID: String?) throws -> [String] {
+    package func exportCatalog(to directory: String, bundleID: String?) throws -> [String] {
         var written: [String] = []
         for app in try CatalogImport(connection: connection, logger: logger).activeProducts(bundleID: bundleID) {
             let folder = (directory as NSString).appendingPathComponent(app.bundleID)

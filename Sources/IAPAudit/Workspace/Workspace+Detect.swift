@@ -5,7 +5,7 @@ internal import Postgres
 extension Workspace {
     /// `iap-audit detect`: updates the store-account clusters and runs `rules` (all by default) with `settings`,
     /// writing flags; recorded as a run with the settings it used.
-    public func detect(
+    package func detect(
         rules: [DetectionRule] = DetectionRule.allCases, settings detection: DetectionSettings = DetectionSettings(),
         rebuildStoreAccounts: Bool = false, stop: StopRequest = StopRequest()
     ) throws -> DetectionSummary {

@@ -1,7 +1,7 @@
 /// Recorded receipts: the `ingest receipts` entry point, and the stage `run` calls.
 extension Workspace {
     /// `ingest receipts PATH…`, exclusive of other runs and recorded as one; a stop request is honoured between files.
-    public func ingestReceipts(paths: [String], stop: StopRequest = StopRequest()) throws -> IngestSummary {
+    package func ingestReceipts(paths: [String], stop: StopRequest = StopRequest()) throws -> IngestSummary {
         try exclusively {
             try recordingRun("ingest receipts", outcome: outcome(of:)) { run in
                 try ingestReceiptsStage(paths: paths, runID: run.id, stop: stop)

@@ -4,7 +4,7 @@ internal import AppStoreFormats
 extension Workspace {
     /// `reconcile [--from DATE] [--to DATE] [--time-zone ZONE]`, exclusive of other runs (two at once would write
     /// the same lines); the run row records the settings.
-    public func reconcile(_ options: ReconcileOptions) throws -> ReconcileSummary {
+    package func reconcile(_ options: ReconcileOptions) throws -> ReconcileSummary {
         let runSettings = [
             "from": options.from?.description ?? "(first report day)",
             "to": options.to?.description ?? "(last report day)",

@@ -8,7 +8,7 @@ extension Workspace {
     ///
     /// A `stop` request (SIGINT/SIGTERM) is honoured between files: the file in progress is finished, the run is
     /// recorded as interrupted. A dry run does all of it inside one transaction that is rolled back.
-    public func run(_ plan: RunPlan, stop: StopRequest = StopRequest()) throws -> RunSummary {
+    package func run(_ plan: RunPlan, stop: StopRequest = StopRequest()) throws -> RunSummary {
         let stopwatch = Stopwatch()
         defer { logger.info("run finished", metadata: ["seconds": "\(stopwatch.formattedSeconds)"]) }
         return try exclusively {

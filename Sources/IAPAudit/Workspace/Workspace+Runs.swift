@@ -10,7 +10,7 @@ internal import Postgres
 /// with the outcome and exit code it really had.
 extension Workspace {
     /// Advisory-lock key that makes data-changing commands exclusive across processes ("IAPRUN" in ASCII).
-    public static let runLockKey: Int64 = 0x4941_5052_554E
+    package static let runLockKey: Int64 = 0x4941_5052_554E
 
     /// How long to wait for a dead client's server session to let go of the lock before giving up with 75.
     static let orphanedLockWait: Double = 15
@@ -64,7 +64,7 @@ extension Workspace {
 
     /// Runs `body` as a recorded run of `command`; the run row gets the outcome and the summary `body` returns. Runs
     /// that an earlier process left `running` (it was killed) are marked `abandoned` first.
-    public func recordingRun<Summary: Encodable>(
+    package func recordingRun<Summary: Encodable>(
         _ command: String, settings runSettings: [String: String] = [:],
         outcome: (Summary) -> (RunRecorder.Outcome, Int32), _ body: (RunRecorder) throws -> Summary
     ) throws -> Summary {
@@ -77,6 +77,7 @@ extension Workspace {
             try recorder.finish(outcome: result, exitCode: code, summary: summary)
             return summary
         } catch {
+            let error = explainingLockTimeout(error)
             if connection.isOK {
                 let wrapped = IAPAuditError.wrapping(error)
                 let code = wrapped?.exitCode ?? 70
@@ -88,11 +89,33 @@ extension Workspace {
         }
     }
 
+    /// A lock wait that ran out (SQLSTATE 55P03) as the error a user can act on: which sessions hold locks in this
+    /// database, oldest transaction first. The failed statement's transaction is rolled back, so the connection can
+    /// still ask; the sessions that held locks for at least the timeout are the ones it waited for.
+    func explainingLockTimeout(_ error: any Error) -> any Error {
+        guard let failure = error as? PostgresError, failure.sqlState == "55P03", connection.isOK else { return error }
+        let holders = try? connection.query(
+            """
+            SELECT a.pid, coalesce(a.usename, '?'), coalesce(nullif(a.application_name, ''), '?'), coalesce(a.state, '?'),
+                   to_char(a.xact_start, 'YYYY-MM-DD HH24:MI:SS TZ')
+            FROM pg_stat_activity a
+            WHERE a.datname = current_database() AND a.pid <> pg_backend_pid() AND a.xact_start IS NOT NULL
+              AND EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = a.pid AND l.granted AND l.locktype = 'relation')
+            ORDER BY a.xact_start LIMIT 3
+            """, context: "name the sessions holding locks")
+        let named = (0..<(holders?.rowCount ?? 0)).compactMap { row -> String? in
+            guard let holders else { return nil }
+            return "session \(holders.string(row, 0) ?? "?") (user \(holders.string(row, 1) ?? "?"), "
+                + "\(holders.string(row, 2) ?? "?"), \(holders.string(row, 3) ?? "?") since \(holders.string(row, 4) ?? "?"))"
+        }
+        return IAPAuditError.lockTimeout(seconds: settings.lockTimeout, holders: named)
+    }
+
     /// The exit code of an ingest: 65 when a file failed, or (under `--strict`) when anything was quarantined.
-    public func exitCode(of summary: IngestSummary) -> Int32 { outcome(of: summary).1 }
+    package func exitCode(of summary: IngestSummary) -> Int32 { outcome(of: summary).1 }
 
     /// The exit code of a whole run, by the same rule.
-    public func exitCode(of summary: RunSummary) -> Int32 {
+    package func exitCode(of summary: RunSummary) -> Int32 {
         outcome(quarantined: summary.quarantined, filesFailed: summary.filesFailed).1
     }
 

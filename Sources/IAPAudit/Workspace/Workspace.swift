@@ -1,28 +1,33 @@
 internal import AppStoreFormats
 internal import Foundation
-public import Logging
+package import Logging
 internal import Postgres
 
 /// An open database with the schema up to date: what every command works in.
 ///
 /// The executable builds one from `Settings` and calls one method; all the work happens here.
-public final class Workspace {
+package final class Workspace {
     /// The connection every stage uses; internal, so commands go through Workspace methods, never raw SQL.
     let connection: Connection
     /// The settings it was opened with.
-    public let settings: Settings
+    package let settings: Settings
     let logger: Logger
     /// Where long stages report how far they are.
-    public var onProgress: ProgressHandler?
+    package var onProgress: ProgressHandler?
 
     /// This build's version, recorded with every run.
-    public static let version = "0.1.0"
+    package static let version = "0.1.0"
 
     /// Connects (starting the embedded server if that is the location) and migrates.
-    public init(settings: Settings, logger: Logger) throws {
+    package init(settings: Settings, logger: Logger) throws {
         self.settings = settings
         self.logger = logger
         self.connection = try settings.database.connect(environment: settings.environment, logger: logger)
+        connection.responseTimeout = settings.serverTimeout > 0 ? settings.serverTimeout : nil
+        // Every wait on a lock is bounded; a wait that runs out names who holds the lock (Workspace+Runs).
+        try connection.query(
+            "SELECT set_config('lock_timeout', $1, false)", ["\(Int(settings.lockTimeout * 1000))ms"],
+            context: "set the lock timeout")
         try verifyAccountKeyScheme()
     }
 
