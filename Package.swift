@@ -27,17 +27,27 @@ let package = Package(
         .target(
             name: "Postgres",
             dependencies: ["CLibPQ", .product(name: "Logging", package: "swift-log")],
+            exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
-        .target(name: "Gzip", dependencies: ["CZlib"], swiftSettings: strictSettings),
+        // The embedded server's process supervisor: initdb/pg_ctl, service user, lock files. No libpq.
+        .target(
+            name: "EmbeddedPostgres",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            exclude: ["README.md"],
+            swiftSettings: strictSettings
+        ),
+        .target(name: "Gzip", dependencies: ["CZlib"], exclude: ["README.md"], swiftSettings: strictSettings),
         .target(
             name: "AppStoreFormats",
             dependencies: ["Gzip", .product(name: "Crypto", package: "swift-crypto")],
+            exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "SyntheticData",
             dependencies: ["AppStoreFormats", "Gzip", .product(name: "Crypto", package: "swift-crypto")],
+            exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
         // Report definitions and rendering (CSV, JSON, Markdown, HTML, SVG): pure, no database.
@@ -45,20 +55,17 @@ let package = Package(
         .target(
             name: "IAPAudit",
             dependencies: [
-                "Postgres", "Gzip", "AppStoreFormats", "SyntheticData", "Reports",
+                "Postgres", "EmbeddedPostgres", "Gzip", "AppStoreFormats", "SyntheticData", "Reports",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            exclude: ["README.md", "Ingest/README.md"],
             swiftSettings: strictSettings,
             plugins: ["EmbedResources"]
         ),
         .executableTarget(
             name: "iap-audit",
-            dependencies: [
-                "IAPAudit",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
+            dependencies: ["IAPAudit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSettings
         ),
 
@@ -78,12 +85,24 @@ let package = Package(
         .executableTarget(name: "embed-resources", swiftSettings: strictSettings),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
 
-        // What several test targets share: the fixture corpus locator.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // What several test targets share: the throw-away PostgreSQL, temporary directories, the built binary, the
+        // fixture corpus.
+        .target(
+            name: "TestSupport",
+            dependencies: ["Postgres", "EmbeddedPostgres", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/TestSupport",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PostgresTests",
+            dependencies: [
+                "Postgres", "EmbeddedPostgres", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
+        .testTarget(name: "EmbeddedPostgresTests", dependencies: ["EmbeddedPostgres"], swiftSettings: strictSettings),
+        .testTarget(name: "GzipTests", dependencies: ["Gzip", "TestSupport"], swiftSettings: strictSettings),
         // Checks the import rules of docs/architecture.md against every source file.
         .testTarget(name: "ArchitectureTests", swiftSettings: strictSettings),
-        .testTarget(name: "PostgresTests", dependencies: ["Postgres"], swiftSettings: strictSettings),
-        .testTarget(name: "GzipTests", dependencies: ["Gzip"], swiftSettings: strictSettings),
         .testTarget(
             name: "AppStoreFormatsTests", dependencies: ["AppStoreFormats", "Gzip", "TestSupport"],
             swiftSettings: strictSettings),
@@ -93,7 +112,9 @@ let package = Package(
         .testTarget(name: "ReportsTests", dependencies: ["Reports"], swiftSettings: strictSettings),
         .testTarget(
             name: "IAPAuditTests",
-            dependencies: ["IAPAudit", "Postgres", "AppStoreFormats", "SyntheticData", "Gzip", "TestSupport"],
+            dependencies: [
+                "IAPAudit", "Postgres", "EmbeddedPostgres", "AppStoreFormats", "SyntheticData", "Gzip", "TestSupport",
+            ],
             swiftSettings: strictSettings
         ),
     ],

@@ -14,18 +14,18 @@ import CZlib
 /// chunks of ``inputBufferSize`` bytes, so memory stays bounded whatever its size. When decoding fails, every byte
 /// decoded before the fault is returned first and the error is thrown by the following call (and every call after
 /// it), so a caller can keep the good records of a damaged file.
-public final class DecodedFile {
+package final class DecodedFile {
     /// The size of the raw read buffer; the file is never read whole.
-    public static let inputBufferSize = 256 * 1024
+    package static let inputBufferSize = 256 * 1024
 
     /// The path the file was opened with.
-    public let path: String
+    package let path: String
     /// Whether the file starts with the gzip magic bytes and is therefore inflated.
-    public let isGzip: Bool
+    package let isGzip: Bool
     /// How many raw (compressed, for gzip) bytes have been read from the file so far, for progress reporting.
-    public private(set) var compressedBytesRead: Int
+    package private(set) var compressedBytesRead: Int
     /// How many decoded bytes have been delivered to the caller so far.
-    public private(set) var decodedByteOffset = 0
+    package private(set) var decodedByteOffset = 0
 
     private let fd: Int32
     private let input: UnsafeMutableRawBufferPointer
@@ -43,7 +43,7 @@ public final class DecodedFile {
     private var remainingInRange: Int?
 
     /// Opens `path` for reading and sniffs its first bytes to decide between gzip and plain data.
-    public init(path: String) throws(GzipError) {
+    package init(path: String) throws(GzipError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw GzipError(.open(errno: errno, path: path)) }
         let input = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.inputBufferSize, alignment: 16)
@@ -98,7 +98,7 @@ public final class DecodedFile {
     }
 
     /// Appends up to `maxCount` decoded bytes to `buffer` and returns how many were appended; 0 means the end.
-    public func read(into buffer: inout [UInt8], maxCount: Int) throws(GzipError) -> Int {
+    package func read(into buffer: inout [UInt8], maxCount: Int) throws(GzipError) -> Int {
         if let pendingError { throw pendingError }
         guard maxCount > 0 else { return 0 }
         let oldCount = buffer.count
@@ -122,7 +122,7 @@ public final class DecodedFile {
     }
 
     /// Decodes into `destination` and returns how many bytes were written there; 0 means the end of the data.
-    public func read(into destination: UnsafeMutableRawBufferPointer) throws(GzipError) -> Int {
+    package func read(into destination: UnsafeMutableRawBufferPointer) throws(GzipError) -> Int {
         if let pendingError { throw pendingError }
         guard let base = destination.baseAddress, destination.count > 0, !isFinished else { return 0 }
         var failure: GzipError.Kind?
@@ -161,7 +161,7 @@ public final class DecodedFile {
 
     /// Makes a plain (not gzip) file deliver only the bytes `range` of it — the part of a growing file not read
     /// before, up to its last complete line. Call before the first read; false (and no change) for a gzip file.
-    public func restrict(toPlainBytes range: Range<Int>) throws(GzipError) -> Bool {
+    package func restrict(toPlainBytes range: Range<Int>) throws(GzipError) -> Bool {
         guard !isGzip, decodedByteOffset == 0 else { return false }
         guard lseek(fd, off_t(range.lowerBound), SEEK_SET) >= 0 else {
             throw GzipError(.io(errno: errno, path: path))

@@ -7,9 +7,9 @@
 #endif
 
 /// A failure to read, decode or write a possibly gzip-compressed file.
-public struct GzipError: Error, Sendable, CustomStringConvertible, Equatable {
+package struct GzipError: Error, Sendable, CustomStringConvertible, Equatable {
     /// What went wrong.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// The input ended inside a gzip member (header, deflate data or trailer).
         case truncated
         /// The gzip data is damaged (bad header, invalid deflate data, CRC or length mismatch); carries zlib's message.
@@ -25,18 +25,18 @@ public struct GzipError: Error, Sendable, CustomStringConvertible, Equatable {
     }
 
     /// What went wrong.
-    public var kind: Kind
+    package var kind: Kind
     /// How many decoded bytes had been delivered to the caller when the failure was reported (0 for writers).
-    public var decodedOffset: Int
+    package var decodedOffset: Int
 
     /// Creates an error of the given kind, reported after `decodedOffset` decoded bytes were delivered.
-    public init(_ kind: Kind, decodedOffset: Int = 0) {
+    package init(_ kind: Kind, decodedOffset: Int = 0) {
         self.kind = kind
         self.decodedOffset = decodedOffset
     }
 
     /// A sentence for the user: what failed and why.
-    public var description: String {
+    package var description: String {
         switch kind {
         case .truncated:
             return "gzip data ends in the middle of a member (truncated file)"

@@ -11,14 +11,14 @@ import CZlib
 /// Writes a gzip file, optionally as several members (as App Store Connect has delivered reports since 2018).
 ///
 /// Call ``close()`` when done: a writer that is dropped without it leaves an unfinished (truncated) member behind.
-public final class GzipWriter {
+package final class GzipWriter {
     /// The size of the compressed-output buffer that is flushed to the file when full.
     static let outputBufferSize = 256 * 1024
 
     /// The path of the file being written.
-    public let path: String
+    package let path: String
     /// How many complete gzip members have been written so far.
-    public private(set) var membersWritten = 0
+    package private(set) var membersWritten = 0
 
     private var fd: Int32
     private let output: UnsafeMutableRawBufferPointer
@@ -30,7 +30,7 @@ public final class GzipWriter {
     private var outputRoom = GzipWriter.outputBufferSize
 
     /// Creates or truncates the file at `path` (mode 0644) and prepares to compress at `level` (0 to 9).
-    public init(path: String, level: Int32 = 6) throws(GzipError) {
+    package init(path: String, level: Int32 = 6) throws(GzipError) {
         let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
         // 15 + 16: a full 32 KiB window with gzip framing (header, CRC-32 and length trailer).
@@ -63,7 +63,7 @@ public final class GzipWriter {
     }
 
     /// Compresses `bytes` into the current member, starting a new member if the previous one was finished.
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(GzipError) {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws(GzipError) {
         try requireOpen()
         isMemberOpen = true
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
@@ -81,7 +81,7 @@ public final class GzipWriter {
     }
 
     /// Compresses the bytes of `bytes` into the current member.
-    public func write(_ bytes: some Collection<UInt8>) throws(GzipError) {
+    package func write(_ bytes: some Collection<UInt8>) throws(GzipError) {
         let outcome: Result<Void, GzipError>? = bytes.withContiguousStorageIfAvailable { buffer in
             do throws(GzipError) {
                 try write(UnsafeRawBufferPointer(buffer))
@@ -101,12 +101,12 @@ public final class GzipWriter {
     }
 
     /// Compresses the UTF-8 bytes of `text` into the current member.
-    public func write(_ text: String) throws(GzipError) {
+    package func write(_ text: String) throws(GzipError) {
         try write(Array(text.utf8))
     }
 
     /// Ends the current member (an empty one if nothing was written since the last), so the next write starts anew.
-    public func finishMember() throws(GzipError) {
+    package func finishMember() throws(GzipError) {
         try requireOpen()
         stream.pointee.next_in = nil
         stream.pointee.avail_in = 0
@@ -121,7 +121,7 @@ public final class GzipWriter {
     }
 
     /// Finishes the open member (or writes one empty member into an otherwise empty file) and closes the file.
-    public func close() throws(GzipError) {
+    package func close() throws(GzipError) {
         try requireOpen()
         if isMemberOpen || membersWritten == 0 {
             try finishMember()
@@ -133,7 +133,7 @@ public final class GzipWriter {
     }
 
     /// Compresses `bytes` as one gzip member in memory.
-    public static func compress(_ bytes: [UInt8], level: Int32 = 6) -> [UInt8] {
+    package static func compress(_ bytes: [UInt8], level: Int32 = 6) -> [UInt8] {
         // Heap-allocated because zlib keeps a pointer back to the stream and checks it.
         let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())

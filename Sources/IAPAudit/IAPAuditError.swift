@@ -1,7 +1,9 @@
-public import Postgres
+internal import EmbeddedPostgres
+internal import Foundation
+package import Postgres
 
 /// Failures of the pipeline that are not about one input record (those go to the quarantine).
-public enum IAPAuditError: Error, Sendable, CustomStringConvertible {
+package enum IAPAuditError: Error, Sendable, CustomStringConvertible {
     /// The database could not be reached or went away.
     case databaseUnavailable(PostgresError)
     /// A statement failed.
@@ -12,6 +14,8 @@ public enum IAPAuditError: Error, Sendable, CustomStringConvertible {
     case schemaNewerThanBinary(database: Int, binary: Int)
     /// Another run holds the pipeline lock.
     case locked(holder: String?)
+    /// A statement waited longer than the lock timeout for a lock other sessions hold (named, oldest first).
+    case lockTimeout(seconds: Double, holders: [String])
     /// The configuration is unusable.
     case configuration(String)
     /// An input path cannot be used at all (does not exist, not readable).
@@ -22,8 +26,58 @@ public enum IAPAuditError: Error, Sendable, CustomStringConvertible {
     case interrupted(signal: Int32)
     /// Something that should be impossible happened.
     case internalInconsistency(String)
+    /// A statement or the connection failed outside the connect step (reported as the server's own words).
+    case postgres(PostgresError)
+    /// The embedded server could not be found, started or stopped; the text says what to do.
+    case embeddedServer(String)
+    /// A disk is full or failing: the database server's, or the one reports and metrics are written to.
+    case storage(String)
 
-    public var description: String {
+    /// `error` as an `IAPAuditError`: itself, a wrapped `PostgresError` or embedded-server error; nil for others.
+    package static func wrapping(_ error: any Error) -> IAPAuditError? {
+        switch error {
+        case let error as IAPAuditError: error
+        case let error as PostgresError where error.isStorageFailure: .storage("the database server: \(error.summary)")
+        case let error as PostgresError: .postgres(error)
+        case let error as EmbeddedServerError: .embeddedServer(error.description)
+        default: storageFailure(error).map { .storage($0) }
+        }
+    }
+
+    /// The message of a file-system error that means a full or failing disk (ENOSPC, EDQUOT, EIO), else nil.
+    static func storageFailure(_ error: any Error) -> String? {
+        var current = error as NSError
+        while true {
+            if current.domain == NSCocoaErrorDomain && current.code == CocoaError.fileWriteOutOfSpace.rawValue {
+                return "no space left on the device: \(current.localizedDescription)"
+            }
+            if current.domain == NSPOSIXErrorDomain && [ENOSPC, EDQUOT, EIO].contains(Int32(current.code)) {
+                return String(cString: strerror(Int32(current.code)))
+                    + ((current.userInfo[NSFilePathErrorKey] as? String).map { ": \($0)" } ?? "")
+            }
+            guard let underlying = current.userInfo[NSUnderlyingErrorKey] as? NSError else { return nil }
+            current = underlying
+        }
+    }
+
+    /// The sysexits(3) code a command that ends with this error exits with.
+    package var exitCode: Int32 {
+        switch self {
+        case .databaseUnavailable: 69  // EX_UNAVAILABLE
+        case .database(let inner): inner.isUnavailable ? 69 : 70  // EX_SOFTWARE
+        case .migrationChanged, .schemaNewerThanBinary, .configuration: 78  // EX_CONFIG
+        case .locked, .lockTimeout: 75  // EX_TEMPFAIL
+        case .input: 66  // EX_NOINPUT
+        case .usage: 64  // EX_USAGE
+        case .interrupted(let signal): 128 + signal
+        case .internalInconsistency: 70
+        case .postgres(let inner): inner.isUnavailable ? 69 : 70
+        case .embeddedServer: 69
+        case .storage: 74  // EX_IOERR
+        }
+    }
+
+    package var description: String {
         switch self {
         case .databaseUnavailable(let error): "database unavailable: \(error)"
         case .database(let error): "database error: \(error)"
@@ -35,12 +89,19 @@ public enum IAPAuditError: Error, Sendable, CustomStringConvertible {
                 + "upgrade iap-audit"
         case .locked(let holder):
             "another iap-audit run holds the lock" + (holder.map { ": \($0)" } ?? "") + "; try again later"
+        case .lockTimeout(let seconds, let holders):
+            "waited \(Int(seconds)) s for a lock held by "
+                + (holders.isEmpty ? "another session (it has ended since)" : holders.joined(separator: "; "))
+                + "; end that session, or raise IAP_AUDIT_LOCK_TIMEOUT, and run again"
         case .configuration(let message): "configuration: \(message)"
         case .input(let message): message
         case .usage(let message): message
         case .interrupted(let signal):
             "stopped by signal \(signal) after the file in progress; run again to finish the rest"
         case .internalInconsistency(let message): "internal error: \(message)"
+        case .postgres(let error): error.isUnavailable ? "database unavailable: \(error)" : "\(error)"
+        case .embeddedServer(let message): "embedded database: \(message)"
+        case .storage(let message): "I/O error (is a disk full?): \(message)"
         }
     }
 }

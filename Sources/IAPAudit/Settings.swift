@@ -1,27 +1,59 @@
-public import AppStoreFormats
+package import AppStoreFormats
 internal import Foundation
 
 /// Settings every command shares, resolved from flags and the environment by the executable.
-public struct Settings: Sendable {
+package struct Settings: Sendable {
     /// Where the database is.
-    public var database: DatabaseLocation
+    package var database: DatabaseLocation
     /// The process environment (libpq and the embedded server read it too).
-    public var environment: [String: String]
+    package var environment: [String: String]
     /// Turns usernames into stored keys (with the pepper, if one is configured).
-    public var hasher: AccountKeyHasher
+    package var hasher: AccountKeyHasher
     /// Any quarantined record makes the command fail (exit 65).
-    public var isStrict = false
+    package var isStrict = false
+    /// A receipt file changed less than this many seconds ago may still be being written: its incomplete end waits
+    /// for a later run (`IAP_AUDIT_SETTLING_SECONDS`).
+    package var settlingSeconds = ReceiptIngest.defaultSettlingSeconds
+    /// The longest a statement waits for a lock another session holds before the command gives up with exit 75,
+    /// naming that session (`IAP_AUDIT_LOCK_TIMEOUT`, seconds).
+    package var lockTimeout: Double = 120
+    /// The longest one call waits for any answer from the server before the connection is given up as broken and
+    /// the command exits 69 (`IAP_AUDIT_SERVER_TIMEOUT`, seconds). Generous: a rule over years of data is slow, not
+    /// dead; this bounds a server that stopped.
+    package var serverTimeout: Double = 1800
 
     /// Settings from explicit values.
-    public init(database: DatabaseLocation, environment: [String: String], hasher: AccountKeyHasher) {
+    package init(database: DatabaseLocation, environment: [String: String], hasher: AccountKeyHasher) {
         self.database = database
         self.environment = environment
         self.hasher = hasher
+        func seconds(_ name: String) -> Double? {
+            environment[name].flatMap(Double.init).flatMap { $0 >= 0 ? $0 : nil }
+        }
+        settlingSeconds = seconds("IAP_AUDIT_SETTLING_SECONDS") ?? settlingSeconds
+        lockTimeout = seconds("IAP_AUDIT_LOCK_TIMEOUT") ?? lockTimeout
+        serverTimeout = seconds("IAP_AUDIT_SERVER_TIMEOUT") ?? serverTimeout
+    }
+
+    /// Settings for `database`, with the hasher made from the pepper that `environment` configures.
+    package init(database: DatabaseLocation, environment: [String: String]) throws(IAPAuditError) {
+        self.init(
+            database: database, environment: environment,
+            hasher: AccountKeyHasher(pepper: try Self.pepper(environment: environment)))
+    }
+
+    /// The stored key of an application username, peppered as `environment` configures (`hash-username`).
+    package static func accountKey(
+        forUsername name: String, environment: [String: String]
+    ) throws(IAPAuditError)
+        -> String
+    {
+        AccountKeyHasher(pepper: try pepper(environment: environment)).key(forUsername: name)
     }
 
     /// Resolves the pepper: `IAP_AUDIT_PEPPER_FILE` (a file holding it), else `IAP_AUDIT_PEPPER`; never a flag, so
     /// it never shows in `ps` or shell history.
-    public static func pepper(environment: [String: String]) throws(IAPAuditError) -> [UInt8]? {
+    package static func pepper(environment: [String: String]) throws(IAPAuditError) -> [UInt8]? {
         if let path = environment["IAP_AUDIT_PEPPER_FILE"], !path.isEmpty {
             guard var bytes = FileManager.default.contents(atPath: path).map(Array.init) else {
                 throw IAPAuditError.configuration("cannot read the pepper file named by IAP_AUDIT_PEPPER_FILE")

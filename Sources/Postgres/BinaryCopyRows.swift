@@ -4,10 +4,10 @@
 /// Binary rows spare the server COPY's text parsing and escape handling, about a quarter of its work on large text
 /// values. Each field must have exactly its column's binary width: `int64` for `bigint`, `int32` for `integer`; the
 /// server rejects a mismatch ("incorrect binary data format").
-public struct BinaryCopyRows {
+package struct BinaryCopyRows {
     private(set) var bytes: [UInt8] = []
     /// Rows written so far.
-    public private(set) var rowCount = 0
+    package private(set) var rowCount = 0
     private var fieldsDeclared = 0
     private var fieldsWritten = 0
 
@@ -19,19 +19,19 @@ public struct BinaryCopyRows {
     static let postgresEpochMicroseconds: Int64 = 946_684_800_000_000
 
     /// An empty set of rows.
-    public init() {}
+    package init() {}
 
     /// Bytes rendered so far.
-    public var byteCount: Int { bytes.count }
+    package var byteCount: Int { bytes.count }
 
     /// Forgets the rows (after they were loaded).
-    public mutating func reset() {
+    package mutating func reset() {
         bytes.removeAll(keepingCapacity: true)
         rowCount = 0
     }
 
     /// Starts a row of `fieldCount` fields.
-    public mutating func beginRow(fieldCount: Int) {
+    package mutating func beginRow(fieldCount: Int) {
         precondition(fieldsWritten == fieldsDeclared, "the previous row was not ended")
         fieldsDeclared = fieldCount
         fieldsWritten = 0
@@ -39,60 +39,60 @@ public struct BinaryCopyRows {
     }
 
     /// Ends the row; it must hold exactly the fields `beginRow` declared.
-    public mutating func endRow() {
+    package mutating func endRow() {
         precondition(fieldsWritten == fieldsDeclared, "row has \(fieldsWritten) fields, \(fieldsDeclared) declared")
         rowCount += 1
     }
 
     /// A `bigint` field, or NULL.
-    public mutating func int64(_ value: Int?) {
+    package mutating func int64(_ value: Int?) {
         guard let value else { return null() }
         field(length: 8)
         appendBigEndian(Int64(value))
     }
 
     /// An `integer` field, or NULL. The value must fit 32 bits.
-    public mutating func int32(_ value: Int?) {
+    package mutating func int32(_ value: Int?) {
         guard let value else { return null() }
         field(length: 4)
         appendBigEndian(Int32(value))
     }
 
     /// A `boolean` field, or NULL.
-    public mutating func bool(_ value: Bool?) {
+    package mutating func bool(_ value: Bool?) {
         guard let value else { return null() }
         field(length: 1)
         bytes.append(value ? 1 : 0)
     }
 
     /// A `text` field, or NULL.
-    public mutating func text(_ value: String?) {
+    package mutating func text(_ value: String?) {
         guard var value else { return null() }
         value.withUTF8 { text(utf8: $0) }
     }
 
     /// A `text` field from UTF-8 bytes (the server checks the encoding; NUL bytes are refused).
-    public mutating func text(utf8 value: some Collection<UInt8>) {
+    package mutating func text(utf8 value: some Collection<UInt8>) {
         field(length: value.count)
         bytes.append(contentsOf: value)
     }
 
     /// A `bytea` field, or NULL.
-    public mutating func bytea(_ value: [UInt8]?) {
+    package mutating func bytea(_ value: [UInt8]?) {
         guard let value else { return null() }
         field(length: value.count)
         bytes.append(contentsOf: value)
     }
 
     /// A `timestamptz` field from milliseconds since 1970-01-01 UTC, or NULL.
-    public mutating func timestamp(millisecondsSince1970 value: Int64?) {
+    package mutating func timestamp(millisecondsSince1970 value: Int64?) {
         guard let value else { return null() }
         field(length: 8)
         appendBigEndian(value * 1000 - Self.postgresEpochMicroseconds)
     }
 
     /// A `uuid` field from its canonical text (36 characters, hex digits and dashes), or NULL.
-    public mutating func uuid(_ value: String?) {
+    package mutating func uuid(_ value: String?) {
         guard let value else { return null() }
         let digits = value.utf8.compactMap(Self.hexValue)
         precondition(value.utf8.count == 36 && digits.count == 32, "not a canonical UUID")
@@ -127,7 +127,7 @@ extension Connection {
     /// Streams rows into the server with `COPY … FROM STDIN (FORMAT binary)`; `body` appends `BinaryCopyRows` through
     /// `CopyWriter.append(binaryRows:)`. Returns how many rows the server loaded.
     @discardableResult
-    public func copyInBinary(
+    package func copyInBinary(
         _ copyStatement: String, context: String? = nil, body: (inout CopyWriter) throws -> Void
     ) throws -> Int {
         try copyIn(copyStatement, context: context) { writer in
@@ -140,7 +140,7 @@ extension Connection {
 
 extension CopyWriter {
     /// Appends rows rendered in binary format (only inside `Connection.copyInBinary`).
-    public mutating func append(binaryRows rows: BinaryCopyRows) throws(PostgresError) {
+    package mutating func append(binaryRows rows: BinaryCopyRows) throws(PostgresError) {
         guard rows.rowCount > 0 else { return }
         try append(encodedRows: rows.bytes, count: rows.rowCount)
     }

@@ -6,12 +6,12 @@ extension Connection {
     /// `body` writes rows through a `CopyWriter`, which flushes to libpq in large chunks so memory stays bounded.
     /// If `body` throws, the COPY is aborted and the error rethrown; the enclosing transaction is then unusable.
     @discardableResult
-    public func copyIn(
+    package func copyIn(
         _ copyStatement: String, context: String? = nil, body: (inout CopyWriter) throws -> Void
     )
         throws -> Int
     {
-        let start = PQexec(handle, copyStatement)
+        let start = try waiting(context) { PQexec(handle, copyStatement) }
         guard let start, PQresultStatus(start) == PGRES_COPY_IN else {
             _ = try check(start, context: context)
             throw PostgresError(
@@ -27,19 +27,19 @@ extension Connection {
             drainResults()
             throw error
         }
-        guard PQputCopyEnd(handle, nil) == 1 else {
+        guard try waiting(context, { PQputCopyEnd(handle, nil) }) == 1 else {
             throw PostgresError(
                 kind: .connection, message: Self.trimmed(String(cString: PQerrorMessage(handle))),
                 context: context)
         }
-        let result = try check(PQgetResult(handle), context: context)
+        let result = try check(try waiting(context) { PQgetResult(handle) }, context: context)
         drainResults()
         return result.affectedRows
     }
 
     /// Loads rows already rendered into a detached `CopyWriter` (see `CopyWriter()`), in one COPY.
     @discardableResult
-    public func copyIn(_ copyStatement: String, rows: CopyWriter, context: String? = nil) throws -> Int {
+    package func copyIn(_ copyStatement: String, rows: CopyWriter, context: String? = nil) throws -> Int {
         guard rows.rowCount > 0 else { return 0 }
         return try copyIn(copyStatement, context: context) { _ in
             // An untyped closure: a typed-throws closure here crashes the Swift 6.3 compiler (IRGen).
@@ -55,7 +55,9 @@ extension Connection {
     /// Sends one chunk of COPY data.
     func putCopyData(_ bytes: UnsafeRawBufferPointer, context: String?) throws(PostgresError) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-        let status = PQputCopyData(handle, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
+        let status = try waiting(context) {
+            PQputCopyData(handle, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
+        }
         guard status == 1 else {
             throw PostgresError(
                 // PQputCopyData fails only when it cannot send: the connection is the problem.
@@ -74,13 +76,13 @@ extension Connection {
 ///
 /// Inside `Connection.copyIn(_:body:)` it streams to the server; created with `init()` it only collects rows, to be
 /// loaded later with `Connection.copyIn(_:rows:)` (for tables that cannot stream while another COPY is open).
-public struct CopyWriter {
+package struct CopyWriter {
     private let connection: Connection?
     private let context: String?
     private var buffer: [UInt8] = []
     private var fieldCount = 0
     /// Rows written so far.
-    public private(set) var rowCount = 0
+    package private(set) var rowCount = 0
 
     private static let flushThreshold = 1 << 18
 
@@ -91,25 +93,25 @@ public struct CopyWriter {
     }
 
     /// A detached writer that collects rows in memory.
-    public init() {
+    package init() {
         self.connection = nil
         self.context = nil
     }
 
     /// Bytes collected and not yet sent.
-    public var byteCount: Int { buffer.count }
+    package var byteCount: Int { buffer.count }
 
     var bytes: [UInt8] { buffer }
 
     /// Forgets the collected rows (after they were loaded).
-    public mutating func reset() {
+    package mutating func reset() {
         buffer.removeAll(keepingCapacity: true)
         fieldCount = 0
         rowCount = 0
     }
 
     /// Appends a text field, escaping what COPY's text format requires.
-    public mutating func field(_ value: String?) {
+    package mutating func field(_ value: String?) {
         separate()
         guard var value else {
             buffer.append(contentsOf: [0x5C, 0x4E])  // \N
@@ -119,7 +121,7 @@ public struct CopyWriter {
     }
 
     /// Appends a text field from raw UTF-8 bytes (already validated), escaping as needed.
-    public mutating func field(utf8 bytes: some Collection<UInt8>) {
+    package mutating func field(utf8 bytes: some Collection<UInt8>) {
         separate()
         if bytes.withContiguousStorageIfAvailable({ appendEscaped($0) }) == nil {
             appendEscaped(Array(bytes))
@@ -127,7 +129,7 @@ public struct CopyWriter {
     }
 
     /// Appends an integer field.
-    public mutating func field(_ value: Int?) {
+    package mutating func field(_ value: Int?) {
         separate()
         guard let value else {
             buffer.append(contentsOf: [0x5C, 0x4E])
@@ -137,7 +139,7 @@ public struct CopyWriter {
     }
 
     /// Appends a boolean field.
-    public mutating func field(_ value: Bool?) {
+    package mutating func field(_ value: Bool?) {
         separate()
         guard let value else {
             buffer.append(contentsOf: [0x5C, 0x4E])
@@ -147,7 +149,7 @@ public struct CopyWriter {
     }
 
     /// Appends a `bytea` field from raw bytes (hex format).
-    public mutating func field(bytea bytes: some Sequence<UInt8>) {
+    package mutating func field(bytea bytes: some Sequence<UInt8>) {
         separate()
         // COPY text format: the bytea text form `\x…` with its backslash escaped.
         buffer.append(contentsOf: [0x5C, 0x5C, 0x78])
@@ -159,13 +161,13 @@ public struct CopyWriter {
     }
 
     /// Appends a field already in PostgreSQL text input form that needs no escaping (timestamps, numbers).
-    public mutating func field(verbatim bytes: some Sequence<UInt8>) {
+    package mutating func field(verbatim bytes: some Sequence<UInt8>) {
         separate()
         buffer.append(contentsOf: bytes)
     }
 
     /// Appends whole rows that a detached writer rendered (e.g. on another thread); flushes when the buffer is large.
-    public mutating func append(rows other: CopyWriter) throws(PostgresError) {
+    package mutating func append(rows other: CopyWriter) throws(PostgresError) {
         guard other.rowCount > 0 else { return }
         try append(encodedRows: other.buffer, count: other.rowCount)
     }
@@ -184,14 +186,14 @@ public struct CopyWriter {
     }
 
     /// Appends `count` whole rows that take up `range` of a detached writer's bytes.
-    public mutating func append(rowsIn range: Range<Int>, count: Int, of other: CopyWriter) throws(PostgresError) {
+    package mutating func append(rowsIn range: Range<Int>, count: Int, of other: CopyWriter) throws(PostgresError) {
         precondition(
             range.upperBound <= other.buffer.count && (range.isEmpty || other.buffer[range.upperBound - 1] == 0x0A))
         try append(encodedRows: other.buffer[range], count: count)
     }
 
     /// Ends the current row; flushes to the server when the buffer is large.
-    public mutating func endRow() throws(PostgresError) {
+    package mutating func endRow() throws(PostgresError) {
         buffer.append(0x0A)
         fieldCount = 0
         rowCount += 1

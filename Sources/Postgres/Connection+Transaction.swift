@@ -3,7 +3,7 @@ extension Connection {
     ///
     /// Nested calls become savepoints, so a unit of work that commits on its own (one input file) can also run
     /// inside a larger transaction that is rolled back as a whole (a dry run).
-    public func transaction<Result>(_ body: () throws -> Result) throws -> Result {
+    package func transaction<Result>(_ body: () throws -> Result) throws -> Result {
         let depth = transactionDepth
         let savepoint = "iap_audit_\(depth)"
         try execute(script: depth == 0 ? "BEGIN" : "SAVEPOINT \(savepoint)", context: "begin transaction")
@@ -26,7 +26,7 @@ extension Connection {
     }
 
     /// Runs `body` in a transaction that is always rolled back: everything is checked, nothing is kept.
-    public func rollingBack<Result>(_ body: () throws -> Result) throws -> Result {
+    package func rollingBack<Result>(_ body: () throws -> Result) throws -> Result {
         guard transactionDepth == 0 else {
             throw PostgresError(kind: .protocolViolation, message: "a dry run cannot start inside a transaction")
         }
@@ -40,22 +40,22 @@ extension Connection {
     }
 
     /// Takes a session-level advisory lock without waiting; true when this session now holds it.
-    public func tryAdvisoryLock(_ key: Int64) throws(PostgresError) -> Bool {
+    package func tryAdvisoryLock(_ key: Int64) throws(PostgresError) -> Bool {
         try query("SELECT pg_try_advisory_lock($1)", [key], context: "advisory lock").bool(0, 0) ?? false
     }
 
     /// Releases a session-level advisory lock taken with `tryAdvisoryLock`.
-    public func advisoryUnlock(_ key: Int64) throws(PostgresError) {
+    package func advisoryUnlock(_ key: Int64) throws(PostgresError) {
         try query("SELECT pg_advisory_unlock($1)", [key], context: "advisory unlock")
     }
 
     /// Takes a transaction-level advisory lock, waiting for it; released at COMMIT or ROLLBACK.
-    public func advisoryTransactionLock(_ key: Int64) throws(PostgresError) {
+    package func advisoryTransactionLock(_ key: Int64) throws(PostgresError) {
         try query("SELECT pg_advisory_xact_lock($1)", [key], context: "advisory lock")
     }
 
     /// Describes the session holding advisory lock `key` (application, pid, since when), if any.
-    public func advisoryLockHolder(_ key: Int64) throws(PostgresError) -> String? {
+    package func advisoryLockHolder(_ key: Int64) throws(PostgresError) -> String? {
         // pg_locks splits a bigint key into classid (high 32 bits) and objid (low 32 bits); advisory locks are per
         // database, and pg_locks shows every database's.
         let result = try query(

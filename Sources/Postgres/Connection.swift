@@ -1,5 +1,5 @@
 internal import CLibPQ
-public import Logging
+package import Logging
 
 #if canImport(Glibc)
     internal import Glibc
@@ -13,21 +13,33 @@ public import Logging
 ///
 /// libpq forbids two threads on one connection, so this class is deliberately not `Sendable`: parallel work opens one
 /// connection per worker.
-public final class Connection {
+package final class Connection {
     let handle: OpaquePointer
     let logger: Logger
     /// How many `transaction` calls are open (0: none); inner ones are savepoints.
     var transactionDepth = 0
+    /// Seconds a connect waits for the server unless the conninfo or `PGCONNECT_TIMEOUT` says otherwise.
+    package static let defaultConnectTimeout = 30
+
+    /// The longest one call may wait for the server before the connection is given up as broken (nil: no bound).
+    /// See `ResponseWatchdog`.
+    package var responseTimeout: Double?
 
     /// Connects with libpq's own conninfo handling.
     ///
     /// `conninfo` is a `postgresql://` URL or `key=value` string; an empty string lets libpq use its `PG*` environment
     /// variables and service files, exactly as psql would.
-    public init(conninfo: String, applicationName: String = "iap-audit", logger: Logger) throws(PostgresError) {
+    package init(conninfo: String, applicationName: String = "iap-audit", logger: Logger) throws(PostgresError) {
         self.logger = logger
         // expand_dbname=1 lets `dbname` carry a whole conninfo/URL while we still add a fallback application name.
-        let keywords = ["dbname", "fallback_application_name", "client_encoding"]
-        let values = [conninfo, applicationName, "UTF8"]
+        // A connect_timeout first, so that the conninfo's own (or PGCONNECT_TIMEOUT) wins: without one, a server
+        // that accepts the socket but never answers hangs the connect for ever.
+        var keywords = ["dbname", "fallback_application_name", "client_encoding"]
+        var values = [conninfo, applicationName, "UTF8"]
+        if getenv("PGCONNECT_TIMEOUT") == nil {
+            keywords.insert("connect_timeout", at: 0)
+            values.insert(String(Self.defaultConnectTimeout), at: 0)
+        }
         let connection = withCStringArray(keywords) { keywordPointers in
             withCStringArray(values) { valuePointers in
                 PQconnectdbParams(keywordPointers, valuePointers, 1)
@@ -51,27 +63,29 @@ public final class Connection {
     }
 
     /// Whether the connection is still usable.
-    public var isOK: Bool { PQstatus(handle) == CONNECTION_OK }
+    package var isOK: Bool { PQstatus(handle) == CONNECTION_OK }
 
     /// The server's version number (e.g. 150018).
-    public var serverVersion: Int { Int(PQserverVersion(handle)) }
+    package var serverVersion: Int { Int(PQserverVersion(handle)) }
 
     /// Runs one statement with `$n` parameters sent out of band (never interpolated) and returns its rows.
     @discardableResult
-    public func query(
+    package func query(
         _ sql: String, _ parameters: [(any PostgresParameter)?] = [], context: String? = nil
     ) throws(PostgresError) -> QueryResult {
         let texts = parameters.map { $0?.postgresText }
-        let raw = withOptionalCStringArray(texts) { pointers in
-            PQexecParams(handle, sql, Int32(texts.count), nil, pointers, nil, nil, 0)
+        let raw = try waiting(context) {
+            withOptionalCStringArray(texts) { pointers in
+                PQexecParams(handle, sql, Int32(texts.count), nil, pointers, nil, nil, 0)
+            }
         }
         return try check(raw, context: context)
     }
 
     /// Runs one or more statements without parameters (migrations, `BEGIN`, DDL scripts).
-    public func execute(script sql: String, context: String? = nil) throws(PostgresError) {
+    package func execute(script sql: String, context: String? = nil) throws(PostgresError) {
         // A multi-statement script returns only the last result; an error stops it, and PQexec reports that one.
-        _ = try check(PQexec(handle, sql), context: context)
+        _ = try check(try waiting(context) { PQexec(handle, sql) }, context: context)
     }
 
     /// Turns a libpq result into a `QueryResult`, or throws with the server's message and SQLSTATE.

@@ -1,27 +1,27 @@
 /// What an HTML report draws above its table: bars or lines of one numeric column over another column.
-public struct ChartSpec: Sendable, Hashable {
+package struct ChartSpec: Sendable, Hashable {
     /// The kind of chart.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    package enum Kind: String, Sendable, Hashable, CaseIterable {
         case bar
         case line
     }
 
     /// How bars of several series share one x category.
-    public enum BarLayout: String, Sendable, Hashable, CaseIterable {
+    package enum BarLayout: String, Sendable, Hashable, CaseIterable {
         case stacked
         case grouped
     }
 
     /// Bars or lines.
-    public var kind: Kind
+    package var kind: Kind
     /// The column whose values are the categories along the x axis, in row order.
-    public var x: String
+    package var x: String
     /// The numeric column drawn along the y axis.
-    public var y: String
+    package var y: String
     /// The column that splits the values into coloured series, if any.
-    public var series: String?
+    package var series: String?
     /// How bars of several series share a category; ignored for lines.
-    public var layout: BarLayout
+    package var layout: BarLayout
 
     /// Creates a chart description.
     package init(kind: Kind, x: String, y: String, series: String? = nil, layout: BarLayout = .stacked) {

@@ -1,5 +1,5 @@
 /// The kind of values a report column holds; it decides alignment, CSV neutralising and JSON typing.
-public enum ColumnKind: String, Sendable, Hashable, CaseIterable {
+package enum ColumnKind: String, Sendable, Hashable, CaseIterable {
     case text
     case integer
     case decimal

@@ -1,9 +1,9 @@
 /// One column of a report result: the name the query gave it and the kind of its values.
-public struct ReportColumn: Sendable, Hashable {
+package struct ReportColumn: Sendable, Hashable {
     /// The column label from the query (`AS name`), used as CSV header, JSON key and table heading.
-    public var name: String
+    package var name: String
     /// The kind of values in the column.
-    public var kind: ColumnKind
+    package var kind: ColumnKind
 
     /// Creates a column description.
     package init(name: String, kind: ColumnKind) {

@@ -12,21 +12,21 @@
 ///
 /// A header line indented by two or more spaces after `--` continues the title or description. The first line that is
 /// not a `--` comment (a blank line, or SQL) ends the header. Parameters bind to `$1`, `$2`, ... in declaration order.
-public struct ReportDefinition: Sendable, Hashable {
+package struct ReportDefinition: Sendable, Hashable {
     /// The report name: the file name without `.sql`, and the argument of `iap-audit report`.
-    public var name: String
+    package var name: String
     /// A short title for the page heading.
-    public var title: String
+    package var title: String
     /// What the report shows and which question it answers.
-    public var description: String
+    package var description: String
     /// The parameters, in `$n` order.
-    public var parameters: [ReportParameter]
+    package var parameters: [ReportParameter]
     /// The chart HTML output draws, if any.
-    public var chart: ChartSpec?
+    package var chart: ChartSpec?
     /// Whether the report shows data the analyst role must not read (e.g. the quarantine's raw text).
-    public var isSensitive: Bool
+    package var isSensitive: Bool
     /// The whole file text, header comments included, so PostgreSQL's error line numbers match the file.
-    public var sql: String
+    package var sql: String
 
     /// Parses a report file; `name` is the file name without `.sql`.
     package static func parse(name: String, text: String) throws(ReportDefinitionError) -> ReportDefinition {

@@ -1,10 +1,10 @@
 /// A file format a report can be rendered to; the raw value is the file extension and the `--format` value.
-public enum ReportFormat: String, CaseIterable, Sendable {
+package enum ReportFormat: String, CaseIterable, Sendable {
     case csv
     case json
     case md
     case html
 
     /// The file name extension, without the dot.
-    public var fileExtension: String { rawValue }
+    package var fileExtension: String { rawValue }
 }

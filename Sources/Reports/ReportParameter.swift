@@ -1,7 +1,7 @@
 /// A parameter a report declares in its header (`-- param: since date = 1970-01-01`), bound to `$position`.
-public struct ReportParameter: Sendable, Hashable {
+package struct ReportParameter: Sendable, Hashable {
     /// The type a parameter value must have; the raw value is the spelling in the header.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    package enum Kind: String, Sendable, Hashable, CaseIterable {
         case text
         case date
         case timestamptz
@@ -11,7 +11,7 @@ public struct ReportParameter: Sendable, Hashable {
     }
 
     /// What an omitted parameter is bound to.
-    public enum Default: Sendable, Hashable {
+    package enum Default: Sendable, Hashable {
         /// SQL NULL, written `= null` in the header; lets a query treat the parameter as "no filter".
         case null
         /// This text, already checked against the parameter's kind.
@@ -19,18 +19,18 @@ public struct ReportParameter: Sendable, Hashable {
     }
 
     /// The name used on the command line: `--param NAME=VALUE`.
-    public var name: String
+    package var name: String
     /// The type the value must have.
-    public var kind: Kind
+    package var kind: Kind
     /// The value used when the parameter is not given; nil makes the parameter required.
-    public var defaultValue: Default?
+    package var defaultValue: Default?
     /// A short explanation for users, from `-- HELP` after the declaration.
-    public var help: String?
+    package var help: String?
     /// The placeholder number in the SQL: the first declared parameter is `$1`.
-    public var position: Int
+    package var position: Int
 
     /// Whether a run must give this parameter.
-    public var isRequired: Bool { defaultValue == nil }
+    package var isRequired: Bool { defaultValue == nil }
 
     /// Creates a parameter declaration.
     package init(name: String, kind: Kind, defaultValue: Default?, help: String? = nil, position: Int) {

@@ -2,7 +2,7 @@
 ///
 /// Rendering is pure: no database, no file system. Every cell, title, parameter and column name is escaped for the
 /// target format, since report values come from receipts and sales reports that anyone could have crafted.
-public enum ReportRenderer {
+package enum ReportRenderer {
     /// The most rows an HTML page lists; CSV and JSON always hold every row.
     ///
     /// Browsers stall on tables of a few hundred thousand rows, and nobody reads that many on a page.
@@ -12,7 +12,7 @@ public enum ReportRenderer {
     static let chartRowLimit = 10_000
 
     /// Renders `table` in `format`. `chart` is drawn in HTML only; the other formats carry data, not pictures.
-    public static func render(_ table: ReportTable, as format: ReportFormat, chart: ChartSpec?) -> [UInt8] {
+    package static func render(_ table: ReportTable, as format: ReportFormat, chart: ChartSpec?) -> [UInt8] {
         switch format {
         case .csv: csv(table)
         case .json: json(table)

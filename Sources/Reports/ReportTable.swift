@@ -1,11 +1,11 @@
 /// The result of running a report: what it is, the values as PostgreSQL's text output, and how it was asked for.
-public struct ReportTable: Sendable, Equatable {
+package struct ReportTable: Sendable, Equatable {
     /// One parameter the report ran with, in declaration order.
-    public struct Parameter: Sendable, Hashable {
+    package struct Parameter: Sendable, Hashable {
         /// The parameter name from the report header.
-        public var name: String
+        package var name: String
         /// The text bound to it; nil when it was bound as SQL NULL.
-        public var value: String?
+        package var value: String?
 
         /// Creates a parameter record.
         package init(name: String, value: String?) {
@@ -15,17 +15,17 @@ public struct ReportTable: Sendable, Equatable {
     }
 
     /// The report title from its header.
-    public var title: String
+    package var title: String
     /// The report description from its header.
-    public var description: String
+    package var description: String
     /// The result columns, in query order.
-    public var columns: [ReportColumn]
+    package var columns: [ReportColumn]
     /// Cells in PostgreSQL text format (booleans `t`/`f`); nil is SQL NULL. Short rows read as NULL.
-    public var rows: [[String?]]
+    package var rows: [[String?]]
     /// When the report was generated, already formatted for people to read.
-    public var generatedAt: String
+    package var generatedAt: String
     /// The parameters the report ran with.
-    public var parameters: [Parameter]
+    package var parameters: [Parameter]
 
     /// Creates a report result.
     package init(

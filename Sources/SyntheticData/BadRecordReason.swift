@@ -1,5 +1,5 @@
 /// How a deliberately bad line is broken; `rawValue` is the reason code the ingest should quarantine it with.
-public enum BadRecordReason: String, Sendable, CaseIterable, Codable, Comparable {
+package enum BadRecordReason: String, Sendable, CaseIterable, Codable, Comparable {
     /// Not JSON: a `=` where the first key's `:` belongs, or an HTML error page where the response belongs; the
     /// syntax error is mid-line, with every bracket balanced.
     case invalidJSON = "invalid-json"
@@ -14,7 +14,7 @@ public enum BadRecordReason: String, Sendable, CaseIterable, Codable, Comparable
     case invalidDate = "invalid-date"
 
     /// Orders reasons by code, for stable output.
-    public static func < (lhs: BadRecordReason, rhs: BadRecordReason) -> Bool {
+    package static func < (lhs: BadRecordReason, rhs: BadRecordReason) -> Bool {
         lhs.rawValue < rhs.rawValue
     }
 }

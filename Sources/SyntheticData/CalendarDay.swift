@@ -1,14 +1,14 @@
 /// A day of the proleptic Gregorian calendar in UTC, such as `2014-03-01`.
-public struct CalendarDay: Sendable, Hashable, Codable, CustomStringConvertible {
+package struct CalendarDay: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The year, 1970 or later.
-    public let year: Int
+    package let year: Int
     /// The month, 1–12.
-    public let month: Int
+    package let month: Int
     /// The day of the month, 1–31 as the month allows.
-    public let day: Int
+    package let day: Int
 
     /// Creates a day, or nil when the date does not exist (or is before 1970).
-    public init?(year: Int, month: Int, day: Int) {
+    package init?(year: Int, month: Int, day: Int) {
         guard year >= 1970, year <= 9999, (1...12).contains(month),
             day >= 1, day <= AppleTime.daysInMonth(year: year, month: month)
         else { return nil }
@@ -16,7 +16,7 @@ public struct CalendarDay: Sendable, Hashable, Codable, CustomStringConvertible 
     }
 
     /// Parses `YYYY-MM-DD`, or returns nil.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
             let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
@@ -31,7 +31,7 @@ public struct CalendarDay: Sendable, Hashable, Codable, CustomStringConvertible 
     }
 
     /// 2014-03-01: iOS 7 app receipts and iOS 6 transaction receipts were both in use then.
-    public static let defaultStart = CalendarDay(checkedYear: 2014, month: 3, day: 1)
+    package static let defaultStart = CalendarDay(checkedYear: 2014, month: 3, day: 1)
 
     /// Days since 1970-01-01.
     var epochDay: Int64 {
@@ -45,7 +45,7 @@ public struct CalendarDay: Sendable, Hashable, Codable, CustomStringConvertible 
     }
 
     /// `YYYY-MM-DD`.
-    public var description: String {
+    package var description: String {
         var text = String(year)
         text += month < 10 ? "-0\(month)" : "-\(month)"
         text += day < 10 ? "-0\(day)" : "-\(day)"
@@ -53,7 +53,7 @@ public struct CalendarDay: Sendable, Hashable, Codable, CustomStringConvertible 
     }
 
     /// Decodes the `YYYY-MM-DD` text form.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let day = CalendarDay(text) else {
@@ -63,7 +63,7 @@ public struct CalendarDay: Sendable, Hashable, Codable, CustomStringConvertible 
     }
 
     /// Encodes the `YYYY-MM-DD` text form.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
     }

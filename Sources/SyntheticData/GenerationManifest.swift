@@ -1,20 +1,20 @@
 /// The generator's ledger of what it wrote (`manifest.json`), so tests compare ingest results with it instead of
 /// hard-coding numbers. Counts of entries, transactions and statuses cover good records only; bad records are
 /// counted by reason.
-public struct GenerationManifest: Codable, Sendable, Equatable {
+package struct GenerationManifest: Codable, Sendable, Equatable {
     /// One receipt file.
-    public struct File: Codable, Sendable, Equatable {
+    package struct File: Codable, Sendable, Equatable {
         /// Path relative to the output directory, `receipts/2014-03-01/part-0001.jsonl.gz`.
-        public var path: String
+        package var path: String
         /// Lines in the file.
-        public var records: Int
+        package var records: Int
         /// Lines that are good records.
-        public var goodRecords: Int
+        package var goodRecords: Int
         /// Transaction entries in the file's good records.
-        public var transactionEntries: Int
+        package var transactionEntries: Int
 
         /// Creates a file entry.
-        public init(path: String, records: Int, goodRecords: Int, transactionEntries: Int) {
+        package init(path: String, records: Int, goodRecords: Int, transactionEntries: Int) {
             self.path = path
             self.records = records
             self.goodRecords = goodRecords
@@ -30,47 +30,47 @@ public struct GenerationManifest: Codable, Sendable, Equatable {
     }
 
     /// Version of this manifest's layout.
-    public var formatVersion: Int
+    package var formatVersion: Int
     /// The scenario that produced the data.
-    public var scenario: ReceiptScenario
+    package var scenario: ReceiptScenario
     /// `catalog.json`, relative to the output directory.
-    public var catalogPath: String
+    package var catalogPath: String
     /// Every receipt file, in the order written.
-    public var files: [File]
+    package var files: [File]
     /// Lines written (one record per line).
-    public var records: Int
+    package var records: Int
     /// Lines that are well-formed records (whatever their status).
-    public var goodRecords: Int
+    package var goodRecords: Int
     /// Lines that are bad records.
-    public var badRecords: Int
+    package var badRecords: Int
     /// Bad records by reason code (every `BadRecordReason` is present, possibly 0).
-    public var badRecordsByReason: [String: Int]
+    package var badRecordsByReason: [String: Int]
     /// Transaction entries read from good records: every `in_app` and `latest_receipt_info` object and every iOS 6
     /// `receipt` object; a transaction that re-appears in later receipts counts each time.
-    public var transactionEntries: Int
+    package var transactionEntries: Int
     /// Distinct (environment, transaction_id) pairs in good records.
-    public var distinctTransactions: Int
+    package var distinctTransactions: Int
     /// Distinct transactions by environment (`Production`, `Sandbox`).
-    public var distinctTransactionsByEnvironment: [String: Int]
+    package var distinctTransactionsByEnvironment: [String: Int]
     /// Distinct transactions that some good record shows as `refunded` (a cancellation that is not an upgrade),
     /// `upgraded`, `family-shared` or `trial-period`.
-    public var distinctTransactionsWith: [String: Int]
+    package var distinctTransactionsWith: [String: Int]
     /// Good records by response `status` (as a decimal string).
-    public var receiptsByStatus: [String: Int]
+    package var receiptsByStatus: [String: Int]
     /// Good records by shape: `ios6` (flat transaction receipt), `ios7` (app receipt), `none` (no receipt).
-    public var receiptsByShape: [String: Int]
+    package var receiptsByShape: [String: Int]
     /// Good records by the account field the envelope carries (`application_username`,
     /// `application_username_hash`, `app_account_token`, `none`), or `bare` for a bare verifyReceipt response (no
     /// envelope, so no account).
-    public var goodRecordsByAccountField: [String: Int]
+    package var goodRecordsByAccountField: [String: Int]
     /// Good records that are sandbox receipts in this production data: environment Sandbox or status 21007.
-    public var sandboxReceipts: Int
+    package var sandboxReceipts: Int
     /// Every raw `application_username` that appears in full in the output, good or bad lines, in account order:
     /// none of them may reach the database, logs, quarantine or reports.
-    public var rawUsernames: [String]
+    package var rawUsernames: [String]
 
     /// Creates a manifest.
-    public init(
+    package init(
         formatVersion: Int, scenario: ReceiptScenario, catalogPath: String, files: [File], records: Int,
         goodRecords: Int, badRecords: Int, badRecordsByReason: [String: Int], transactionEntries: Int,
         distinctTransactions: Int, distinctTransactionsByEnvironment: [String: Int],

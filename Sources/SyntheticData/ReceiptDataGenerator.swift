@@ -3,18 +3,18 @@
 ///
 /// The same scenario gives byte-identical output on every run and platform. Files are streamed one at a time, so
 /// memory stays bounded by the accounts' state, not by the output size.
-public struct ReceiptDataGenerator: Sendable {
+package struct ReceiptDataGenerator: Sendable {
     /// What to generate.
-    public let scenario: ReceiptScenario
+    package let scenario: ReceiptScenario
 
     /// Creates a generator for `scenario`.
-    public init(scenario: ReceiptScenario) {
+    package init(scenario: ReceiptScenario) {
         self.scenario = scenario
     }
 
     /// Writes the data set into `directory` (created if needed; files of the same names are replaced) and returns
     /// its manifest, which is also written as `manifest.json`.
-    public func write(to directory: String, compress: Bool) throws -> GenerationManifest {
+    package func write(to directory: String, compress: Bool) throws -> GenerationManifest {
         if let problem = scenario.problem { throw SyntheticDataError.invalidScenario(problem) }
         let catalog = SyntheticCatalog.standard
         let catalogPath = "catalog.json"

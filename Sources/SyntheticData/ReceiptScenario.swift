@@ -1,36 +1,36 @@
 /// The knobs of one generated data set. Every output byte is a function of these values alone.
-public struct ReceiptScenario: Sendable, Equatable, Codable {
+package struct ReceiptScenario: Sendable, Equatable, Codable {
     /// Seeds the one random stream everything is drawn from.
-    public var seed: UInt64
+    package var seed: UInt64
     /// The first day receipts are recorded (UTC).
-    public var startDay: CalendarDay
+    package var startDay: CalendarDay
     /// How many days are recorded; each day gets `receipts/YYYY-MM-DD/`.
-    public var days: Int
+    package var days: Int
     /// How many app accounts (our users) post receipts.
-    public var accounts: Int
+    package var accounts: Int
     /// Transaction entries to write in good records (every `in_app`, `latest_receipt_info` and iOS 6 `receipt`
     /// object); the output has at least this many and exceeds it by less than one receipt per file.
-    public var targetEntries: Int
+    package var targetEntries: Int
     /// Share of purchase receipts that are iOS 6 transaction receipts for consumables (the rest are iOS 7 app
     /// receipts); applied as the share of accounts on iOS 6 devices, so the realised share is close, not exact.
-    public var legacyReceiptShare: Double
+    package var legacyReceiptShare: Double
     /// Share of iOS 7 accounts (of apps that sell subscriptions) that subscribe.
-    public var subscriptionShare: Double
+    package var subscriptionShare: Double
     /// Share of refundable purchases (non-consumables, paid subscription periods) that are refunded later.
-    public var refundRate: Double
+    package var refundRate: Double
     /// Chance that an iOS 7 account's receipt event is a purchase shared to it by a family organizer.
-    public var familySharedRate: Double
+    package var familySharedRate: Double
     /// Share of receipts that are sandbox receipts leaking into production data (Sandbox environment, or 21007).
-    public var sandboxLeakRate: Double
+    package var sandboxLeakRate: Double
     /// Share of receipts with a non-zero error status (21002, 21003, 21010, 21005, 21009, 21100).
-    public var errorStatusRate: Double
+    package var errorStatusRate: Double
     /// Share of lines that are bad records (invalid JSON, truncated, wrong types, missing response, invalid date).
-    public var badRecordRate: Double
+    package var badRecordRate: Double
     /// Receipt files per day (`part-0001` …), each written and closed before the next starts.
-    public var filesPerDay: Int
+    package var filesPerDay: Int
 
     /// Creates a scenario; the defaults describe a week of moderate traffic.
-    public init(
+    package init(
         seed: UInt64 = 1,
         startDay: CalendarDay = .defaultStart,
         days: Int = 7,
@@ -63,7 +63,7 @@ public struct ReceiptScenario: Sendable, Equatable, Codable {
     /// The shipped example data: ten days from 2014-03-01 (across the 9 March DST change), 50 accounts, about 500
     /// entries, with rates high enough that every feature (refunds, upgrades, family sharing, sandbox, each error
     /// status and each kind of bad record) shows up.
-    public static let small = ReceiptScenario(
+    package static let small = ReceiptScenario(
         seed: 20_140_301,
         days: 10,
         accounts: 50,
@@ -80,7 +80,7 @@ public struct ReceiptScenario: Sendable, Equatable, Codable {
 
     /// The ingest benchmark's data set: four weeks from 2014-03-01, about 40 entries per account, a file per half
     /// million entries a day (at least one per day).
-    public static func benchmark(entries: Int) -> ReceiptScenario {
+    package static func benchmark(entries: Int) -> ReceiptScenario {
         ReceiptScenario(
             seed: 7,
             days: 28,

@@ -3,17 +3,17 @@
 /// The standard library's `Int.random(in:using:)` and friends may change how they consume a generator between
 /// releases, so the data generator draws only through the helpers below, which use integer arithmetic and plain IEEE
 /// multiplication (no `libm`), both of which are identical everywhere.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
+package struct SeededGenerator: RandomNumberGenerator, Sendable {
     /// The generator's whole state; SplitMix64 walks it by a fixed odd constant.
-    public private(set) var state: UInt64
+    package private(set) var state: UInt64
 
     /// Creates a generator whose sequence is fully determined by `seed`.
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
     /// Returns the next 64 random bits.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -22,35 +22,35 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
     }
 
     /// Returns an integer in `0..<bound` (0 when `bound` is not positive); multiply-high, so one draw per call.
-    public mutating func nextInt(below bound: Int) -> Int {
+    package mutating func nextInt(below bound: Int) -> Int {
         guard bound > 1 else { return 0 }
         return Int(next().multipliedFullWidth(by: UInt64(bound)).high)
     }
 
     /// Returns an integer in `range`.
-    public mutating func nextInt(in range: ClosedRange<Int>) -> Int {
+    package mutating func nextInt(in range: ClosedRange<Int>) -> Int {
         range.lowerBound + nextInt(below: range.upperBound - range.lowerBound + 1)
     }
 
     /// Returns an `Int64` in `range`.
-    public mutating func nextInt64(in range: ClosedRange<Int64>) -> Int64 {
+    package mutating func nextInt64(in range: ClosedRange<Int64>) -> Int64 {
         let width = UInt64(range.upperBound - range.lowerBound) &+ 1
         guard width > 1 else { return range.lowerBound }
         return range.lowerBound + Int64(next().multipliedFullWidth(by: width).high)
     }
 
     /// Returns a uniform double in `[0, 1)` built from the top 53 bits.
-    public mutating func nextUnit() -> Double {
+    package mutating func nextUnit() -> Double {
         Double(next() >> 11) * 0x1.0p-53
     }
 
     /// Returns true with probability `probability`.
-    public mutating func chance(_ probability: Double) -> Bool {
+    package mutating func chance(_ probability: Double) -> Bool {
         nextUnit() < probability
     }
 
     /// Derives an independent generator, so one subsystem's draws don't shift another's sequence.
-    public mutating func split() -> SeededGenerator {
+    package mutating func split() -> SeededGenerator {
         SeededGenerator(seed: next())
     }
 }

@@ -26,6 +26,7 @@ struct CatalogImportCommand: ParsableCommand {
 
     func run() throws {
         try runReportingFailure {
+            _ = SignalHandling.installStopHandlers()  // a catalog is one transaction: a signal lets it finish
             let (settings, logger) = try global.settings()
             let outcome = try Workspace(settings: settings, logger: logger).importCatalog(
                 path: file, bundleID: bundleID)

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import IAPAudit
-import Postgres
 
 /// `iap-audit db start|stop|status|url|psql`: the embedded database.
 struct DatabaseCommand: ParsableCommand {
@@ -10,20 +9,15 @@ struct DatabaseCommand: ParsableCommand {
         subcommands: [Start.self, Stop.self, Status.self, URL.self, PSQL.self])
 
     /// The embedded server under IAP_AUDIT_HOME.
-    static func server() throws -> EmbeddedServer {
-        let environment = ProcessInfo.processInfo.environment
-        return EmbeddedServer(
-            home: EmbeddedServer.defaultHome(environment: environment),
-            installation: try PostgresInstallation.find(environment: environment, searchRoot: "/"))
+    static func server() throws -> EmbeddedDatabase {
+        try EmbeddedDatabase(environment: ProcessInfo.processInfo.environment)
     }
 
     struct Start: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Start the embedded server (idempotent).")
         func run() throws {
             try runReportingFailure {
-                let server = try DatabaseCommand.server()
-                let endpoint = try server.start()
-                print("running: \(endpoint.connectionString(database: DatabaseLocation.embeddedDatabaseName))")
+                print("running: \(try DatabaseCommand.server().start())")
                 return 0
             }
         }
@@ -68,7 +62,7 @@ struct DatabaseCommand: ParsableCommand {
         var database = DatabaseLocation.embeddedDatabaseName
         func run() throws {
             try runReportingFailure {
-                print(try DatabaseCommand.server().endpoint.connectionString(database: database))
+                print(try DatabaseCommand.server().connectionString(database: database))
                 return 0
             }
         }
@@ -84,23 +78,12 @@ struct DatabaseCommand: ParsableCommand {
         func run() throws {
             try runReportingFailure {
                 let (settings, logger) = try global.settings()
-                // Make sure the server runs, the database exists and the schema is current.
-                _ = try Workspace(settings: settings, logger: logger)
-                let conninfo: String
-                var psql = "psql"
-                switch settings.database {
-                case .url(let url): conninfo = url
-                case .libpqEnvironment: conninfo = ""
-                case .embedded(_, let database):
-                    let server = try DatabaseCommand.server()
-                    conninfo = server.endpoint.connectionString(database: database)
-                    psql = server.installation.executable("psql")
-                }
-                let argv = [psql] + (conninfo.isEmpty ? [] : [conninfo]) + arguments
+                let argv = try EmbeddedDatabase.psqlArguments(
+                    settings: settings, extraArguments: arguments, logger: logger)
                 // Replace this process: psql gets the terminal, signals and exit code directly.
                 let cArguments = argv.map { strdup($0) } + [nil]
-                execv(psql.hasPrefix("/") ? psql : "/usr/bin/psql", cArguments)
-                throw IAPAuditError.input("cannot start \(psql): \(String(cString: strerror(errno)))")
+                execv(argv[0], cArguments)
+                throw IAPAuditError.input("cannot start \(argv[0]): \(String(cString: strerror(errno)))")
             }
         }
     }

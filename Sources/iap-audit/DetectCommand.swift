@@ -30,13 +30,14 @@ struct DetectCommand: ParsableCommand {
 
     func run() throws {
         try runReportingFailure {
+            let stop = SignalHandling.installStopHandlers()
             let (settings, logger) = try global.settings()
             let workspace = try Workspace(settings: settings, logger: logger)
             var detection = DetectionSettings()
             detection.sandboxInProduction.testerAccountKeys = testerAccounts
             let rules = ruleNames.isEmpty ? DetectionRule.allCases : ruleNames.compactMap(DetectionRule.init(rawValue:))
             let summary = try workspace.detect(
-                rules: rules, settings: detection, rebuildStoreAccounts: rebuildStoreAccounts)
+                rules: rules, settings: detection, rebuildStoreAccounts: rebuildStoreAccounts, stop: stop)
             let clusters = summary.storeAccounts
             print(
                 "store accounts: \(clusters.filesRead) files folded in, \(clusters.clustersWritten) clusters written, "

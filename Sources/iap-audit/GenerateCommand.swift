@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SyntheticData
+import IAPAudit
 
 /// `iap-audit generate receipts`: deterministic synthetic data for tests, benchmarks and the examples.
 struct GenerateCommand: ParsableCommand {
@@ -31,23 +31,9 @@ struct GenerateCommand: ParsableCommand {
         var withFraud = false
 
         func run() throws {
-            var scenario = entries > 0 ? ReceiptScenario.benchmark(entries: entries) : ReceiptScenario.small
-            if let seed { scenario.seed = seed }
-            let manifest = try ReceiptDataGenerator(scenario: scenario).write(to: out, compress: !plain)
-            if withFraud {
-                let fraud = try FraudPatternWriter().write(to: out)
-                print("planted \(fraud.planted.count) fraud patterns and \(fraud.traps.count) false-positive traps")
-            }
-            if withSales {
-                let sales = try SalesReportGenerator().write(to: out, receipts: manifest)
-                print(
-                    "wrote \(sales.dailyFiles.count) daily and \(sales.weeklyFiles.count) weekly sales reports, "
-                        + "\(sales.plants.count) planted discrepancies")
-            }
-            print(
-                "wrote \(manifest.files.count) files: \(manifest.records) records (\(manifest.badRecords) bad), "
-                    + "\(manifest.transactionEntries) transaction entries, \(manifest.distinctTransactions) distinct "
-                    + "transactions")
+            try SyntheticDataSet.write(
+                to: out, entries: entries, seed: seed, compress: !plain, withFraud: withFraud, withSales: withSales
+            ) { print($0) }
         }
     }
 }

@@ -1,8 +1,6 @@
-import AppStoreFormats
-public import ArgumentParser
+import ArgumentParser
 import Foundation
 import IAPAudit
-public import Logging
 
 /// Options every command that touches the database takes.
 struct GlobalOptions: ParsableArguments {
@@ -16,7 +14,7 @@ struct GlobalOptions: ParsableArguments {
     var logFormat: LogFormat?
 
     @Option(help: "Least important log level shown: trace, debug, info, notice, warning, error. Default: info.")
-    var logLevel: Logger.Level?
+    var logLevel: LogLevel?
 
     @Flag(help: "Fail with exit code 65 when any record is quarantined.")
     var strict = false
@@ -24,20 +22,19 @@ struct GlobalOptions: ParsableArguments {
     /// Sets up logging once and builds the settings.
     func settings(
         embeddedDatabase: String = DatabaseLocation.embeddedDatabaseName, configuration: RunConfiguration? = nil
-    ) throws -> (Settings, Logger) {
+    ) throws -> (Settings, CommandLogger) {
         let logger = LogSetup.bootstrap(
             format: logFormat ?? configuration.flatMap { LogFormat(rawValue: $0.logFormat) } ?? .plain,
-            level: logLevel ?? configuration.flatMap { Logger.Level(rawValue: $0.logLevel) } ?? .info)
+            level: logLevel ?? configuration.flatMap { LogLevel(rawValue: $0.logLevel) } ?? .info)
         var environment = ProcessInfo.processInfo.environment
         if let pepperFile = configuration?.pepperFile, environment["IAP_AUDIT_PEPPER_FILE"] == nil {
             environment["IAP_AUDIT_PEPPER_FILE"] = pepperFile
         }
-        var settings = Settings(
+        var settings = try Settings(
             database: DatabaseLocation.resolve(
                 url: databaseURL ?? configuration?.databaseURL, environment: environment,
                 embeddedDatabase: embeddedDatabase),
-            environment: environment,
-            hasher: AccountKeyHasher(pepper: try Settings.pepper(environment: environment)))
+            environment: environment)
         settings.isStrict = strict
         return (settings, logger)
     }
@@ -56,9 +53,6 @@ struct GlobalOptions: ParsableArguments {
     }
 }
 
-extension Logger.Level: @retroactive ExpressibleByArgument {}
+extension LogLevel: ExpressibleByArgument {}
 
-/// Log output formats.
-enum LogFormat: String, ExpressibleByArgument, CaseIterable {
-    case plain, json
-}
+extension LogFormat: ExpressibleByArgument {}

@@ -1,4 +1,3 @@
-import AppStoreFormats
 import ArgumentParser
 import Foundation
 import IAPAudit
@@ -17,8 +16,7 @@ struct HashUsernameCommand: ParsableCommand {
 
     func run() throws {
         try runReportingFailure {
-            let pepper = try Settings.pepper(environment: ProcessInfo.processInfo.environment)
-            print(AccountKeyHasher(pepper: pepper).key(forUsername: name))
+            print(try Settings.accountKey(forUsername: name, environment: ProcessInfo.processInfo.environment))
             return 0
         }
     }

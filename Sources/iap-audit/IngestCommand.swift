@@ -23,24 +23,34 @@ struct IngestReceiptsCommand: ParsableCommand {
 
     func run() throws {
         try runReportingFailure {
+            let stop = SignalHandling.installStopHandlers()
             let (settings, logger) = try global.settings()
             let workspace = try Workspace(settings: settings, logger: logger)
             workspace.onProgress = TerminalProgress.handler(logFormat: global.logFormat ?? .plain)
-            let summary = try workspace.ingestReceipts(paths: paths)
+            let summary = try workspace.ingestReceipts(paths: paths, stop: stop)
             SummaryPrinter.print(summary)
-            return settings.isStrict && summary.quarantined > 0 ? ExitCodes.dataError : 0
+            return workspace.exitCode(of: summary)
         }
     }
 }
 
-/// Prints an ingest summary on stdout, for people and for `grep` in cron mail.
+/// Prints an ingest summary on stdout, for people and for `grep` in cron mail. The counts add up: records read =
+/// stored + already stored + quarantined; whole files quarantined are counted apart.
 enum SummaryPrinter {
-    static func print(_ summary: IngestSummary) {
-        var lines = [
+    static func print(_ summary: IngestSummary, records: String = "records") {
+        var files =
             "files: \(summary.filesSeen) seen, \(summary.filesIngested) ingested, "
-                + "\(summary.filesAlreadyIngested) already ingested, \(summary.filesIgnored) ignored",
-            "records: \(summary.records) read, \(summary.stored) stored, \(summary.quarantined) quarantined",
+            + "\(summary.filesAlreadyIngested) already ingested, \(summary.filesIgnored) ignored"
+        if summary.filesDeferred > 0 { files += ", \(summary.filesDeferred) still being written" }
+        if summary.filesFailed > 0 { files += ", \(summary.filesFailed) failed" }
+        var lines = [
+            files,
+            "\(records): \(summary.records) read, \(summary.stored) stored, \(summary.alreadyStored) already stored, "
+                + "\(summary.quarantinedRecords) quarantined",
         ]
+        if summary.quarantinedFileProblems > 0 {
+            lines.append("whole files quarantined: \(summary.quarantinedFileProblems)")
+        }
         if summary.transactionEntries > 0 { lines.append("transaction entries: \(summary.transactionEntries)") }
         for (reason, count) in summary.quarantinedByReason.sorted(by: { $0.key < $1.key }) {
             lines.append("  quarantined \(reason): \(count)")

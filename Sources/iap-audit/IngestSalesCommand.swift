@@ -17,23 +17,15 @@ struct IngestSalesCommand: ParsableCommand {
 
     func run() throws {
         try runReportingFailure {
+            let stop = SignalHandling.installStopHandlers()
             let (settings, logger) = try global.settings()
             let workspace = try Workspace(settings: settings, logger: logger)
-            let summary = try workspace.ingestSales(paths: paths)
-            let ingest = summary.ingest
-            var lines = [
-                "files: \(ingest.filesSeen) seen, \(ingest.filesIngested) ingested, "
-                    + "\(ingest.filesAlreadyIngested) already ingested, \(ingest.filesIgnored) ignored",
-                "rows: \(ingest.records) read, \(ingest.stored) stored, \(ingest.quarantined) quarantined",
-            ]
-            for (reason, count) in ingest.quarantinedByReason.sorted(by: { $0.key < $1.key }) {
-                lines.append("  quarantined \(reason): \(count)")
-            }
+            let summary = try workspace.ingestSales(paths: paths, stop: stop)
+            SummaryPrinter.print(summary.ingest, records: "rows")
             for (code, count) in summary.findingsByCode.sorted(by: { $0.key < $1.key }) {
-                lines.append("  finding \(code): \(count)")
+                print("  finding \(code): \(count)")
             }
-            print(lines.joined(separator: "\n"))
-            return settings.isStrict && ingest.quarantined > 0 ? ExitCodes.dataError : 0
+            return workspace.exitCode(of: summary.ingest)
         }
     }
 }

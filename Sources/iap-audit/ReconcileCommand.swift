@@ -1,4 +1,3 @@
-import AppStoreFormats
 import ArgumentParser
 import Foundation
 import IAPAudit
@@ -24,7 +23,7 @@ struct ReconcileCommand: ParsableCommand {
 
     func validate() throws {
         for (name, value) in [("--from", from), ("--to", to)] {
-            if let value, CalendarDate(value) == nil || value.count != 10 {
+            if let value, ReconcileOptions.day(value) == nil {
                 throw ValidationError("\(name) takes a date as YYYY-MM-DD, not \"\(value)\"")
             }
         }
@@ -35,7 +34,7 @@ struct ReconcileCommand: ParsableCommand {
             let (settings, logger) = try global.settings()
             let workspace = try Workspace(settings: settings, logger: logger)
             let options = ReconcileOptions(
-                from: from.flatMap(CalendarDate.init), to: to.flatMap(CalendarDate.init), timeZone: timeZone)
+                from: from.flatMap(ReconcileOptions.day), to: to.flatMap(ReconcileOptions.day), timeZone: timeZone)
             let summary = try workspace.reconcile(options)
             guard let first = summary.from, let last = summary.to else {
                 print("no reports stored: nothing to reconcile")

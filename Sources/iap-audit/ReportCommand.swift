@@ -1,6 +1,6 @@
-public import ArgumentParser
+import ArgumentParser
 import Foundation
-public import IAPAudit
+package import IAPAudit
 
 /// `iap-audit report NAME`.
 struct ReportCommand: ParsableCommand {
@@ -51,7 +51,7 @@ struct ReportCommand: ParsableCommand {
             }
             let (settings, logger) = try global.settings()
             let workspace = try Workspace(settings: settings, logger: logger)
-            let table = try ReportRunner(connection: workspace.connection).run(definition, parameters: values)
+            let table = try workspace.report(definition, parameters: values)
             if let out {
                 print(try ReportRunner.write(table, of: definition, as: format, to: out))
             } else {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import IAPAudit
-import Logging
 
 /// `iap-audit run`: the whole pipeline, for cron.
 struct RunCommand: ParsableCommand {
@@ -52,7 +51,6 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let stop = SignalHandling.installStopHandlers()
-        let started = Date()
         var exitCode: Int32 = 0
         var summary = RunSummary()
         defer {
@@ -69,7 +67,7 @@ struct RunCommand: ParsableCommand {
                 configuration.applyEnvironment(ProcessInfo.processInfo.environment)
                 var plan: RunPlan
                 let settings: Settings
-                let logger: Logger
+                let logger: CommandLogger
                 if demo {
                     guard
                         let examples = ExampleData.locate(
@@ -119,10 +117,10 @@ struct RunCommand: ParsableCommand {
                         ? "dry run: everything read and checked, nothing kept"
                         : "reports: \(summary.reportsWritten.count) files in \(plan.outputDirectory)/")
                 print("seconds: " + Self.stageTimes(summary.stageSeconds))
-                logger.info(
-                    "run finished",
-                    metadata: ["seconds": "\(String(format: "%.2f", Date().timeIntervalSince(started)))"])
-                return settings.isStrict && summary.quarantined > 0 ? ExitCodes.dataError : 0
+                if let catalogError = summary.catalogError {
+                    FileHandle.standardError.write(Data("iap-audit: catalog not imported: \(catalogError)\n".utf8))
+                }
+                return workspace.exitCode(of: summary)
             }
         } catch let error as ExitCode {
             exitCode = error.rawValue

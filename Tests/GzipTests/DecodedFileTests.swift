@@ -1,5 +1,6 @@
 import Foundation
 import Gzip
+import TestSupport
 import Testing
 
 struct DecodedFileTests {

@@ -1,5 +1,6 @@
--- Moves one file's staged transaction copies into purchase; receipt_conflicts.sql then records the disagreeing
--- ones. (Receipts, their links to transactions and pending renewals were COPYed straight into their tables.)
+-- Moves one file's staged transaction copies into purchase; receipt_compare_copies.sql then records the
+-- disagreeing ones and fills an expiry only a later copy carries. (Receipts, their links to transactions and pending
+-- renewals were COPYed straight into their tables.)
 -- Statements end with ';' at the end of a line; each runs in the file's transaction.
 
 -- New transactions: the first copy in file order wins.

@@ -6,33 +6,33 @@ internal import Crypto
 /// normalisation, lowercase hex with a `-` after every 4 bytes (71 characters). With a secret pepper the stored key is
 /// HMAC-SHA256(pepper, Apple-format hash), written the same way, so a leaked table cannot be reversed with a list of
 /// candidate e-mail addresses.
-public struct AccountKeyHasher: Sendable {
+package struct AccountKeyHasher: Sendable {
     private let pepper: [UInt8]?
 
     /// A hasher with an optional pepper (nil or empty: plain Apple hashes).
-    public init(pepper: [UInt8]?) {
+    package init(pepper: [UInt8]?) {
         self.pepper = (pepper?.isEmpty ?? true) ? nil : pepper
     }
 
     /// Apple's `applicationUsername` hash of `username`.
-    public static func appleHash(of username: String) -> String {
+    package static func appleHash(of username: String) -> String {
         format(Array(SHA256.hash(data: Array(username.utf8))))
     }
 
     /// The key stored for a raw username.
-    public func key(forUsername username: String) -> String {
+    package func key(forUsername username: String) -> String {
         key(forAppleHash: Self.appleHash(of: username))
     }
 
     /// The key stored for an Apple-format hash that was already validated and lowercased.
-    public func key(forAppleHash hash: String) -> String {
+    package func key(forAppleHash hash: String) -> String {
         guard let pepper else { return hash }
         let mac = HMAC<SHA256>.authenticationCode(for: Array(hash.utf8), using: SymmetricKey(data: pepper))
         return Self.format(Array(mac))
     }
 
     /// The Apple-format hash in canonical (lowercase) form, or nil when `text` is not one.
-    public static func canonicalAppleHash(_ text: String) -> String? {
+    package static func canonicalAppleHash(_ text: String) -> String? {
         let bytes = Array(text.utf8)
         guard bytes.count == 71 else { return nil }
         var canonical: [UInt8] = []
@@ -53,7 +53,7 @@ public struct AccountKeyHasher: Sendable {
     }
 
     /// Names the key scheme, so a database never mixes keys made with and without (or with another) pepper.
-    public var scheme: String {
+    package var scheme: String {
         guard let pepper else { return "apple-sha256" }
         // A fingerprint identifies the pepper without revealing it.
         let fingerprint = Self.hex(Array(SHA256.hash(data: Array("iap-audit pepper fingerprint".utf8) + pepper)))
@@ -84,27 +84,27 @@ public struct AccountKeyHasher: Sendable {
 }
 
 /// SHA-256 of arbitrary bytes, for content hashes (files, receipt data).
-public enum ContentHash {
+package enum ContentHash {
     /// The 32-byte SHA-256 digest of `bytes`.
-    public static func sha256(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    package static func sha256(_ bytes: some Collection<UInt8>) -> [UInt8] {
         if let digest = bytes.withContiguousStorageIfAvailable({ Array(SHA256.hash(data: $0)) }) { return digest }
         return Array(SHA256.hash(data: Array(bytes)))
     }
 
     /// An incremental SHA-256 for streaming a whole file.
-    public struct Stream {
+    package struct Stream {
         private var hasher = SHA256()
 
         /// A fresh hash.
-        public init() {}
+        package init() {}
 
         /// Adds bytes.
-        public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        package mutating func update(_ bytes: UnsafeRawBufferPointer) {
             hasher.update(bufferPointer: bytes)
         }
 
         /// The digest of everything added.
-        public func finalize() -> [UInt8] {
+        package func finalize() -> [UInt8] {
             Array(hasher.finalize())
         }
     }

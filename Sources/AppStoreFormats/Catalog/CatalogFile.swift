@@ -1,33 +1,33 @@
 internal import Foundation
 
 /// The apps and products we sell (FORMATS.md §4).
-public struct CatalogFile: Sendable, Equatable {
+package struct CatalogFile: Sendable, Equatable {
     /// One app.
-    public struct App: Sendable, Equatable {
-        public var bundleID: String
-        public var appleID: String?
-        public var sku: String?
-        public var name: String?
+    package struct App: Sendable, Equatable {
+        package var bundleID: String
+        package var appleID: String?
+        package var sku: String?
+        package var name: String?
     }
 
     /// One in-app product.
-    public struct Product: Sendable, Equatable {
-        public var productID: String
-        public var bundleID: String
+    package struct Product: Sendable, Equatable {
+        package var productID: String
+        package var bundleID: String
         /// `consumable`, `non-consumable`, `auto-renewable`, `non-renewing`, `free-subscription`, or nil (unknown).
-        public var type: String?
-        public var name: String?
+        package var type: String?
+        package var name: String?
     }
 
-    public static let productTypes: Set<String> = [
+    package static let productTypes: Set<String> = [
         "consumable", "non-consumable", "auto-renewable", "non-renewing", "free-subscription",
     ]
 
-    public var apps: [App]
-    public var products: [Product]
+    package var apps: [App]
+    package var products: [Product]
 
     /// Parses a JSON catalog `{"apps": [...], "products": [...]}`.
-    public static func parseCatalog(_ bytes: [UInt8]) throws(CatalogError) -> CatalogFile {
+    package static func parseCatalog(_ bytes: [UInt8]) throws(CatalogError) -> CatalogFile {
         let value: JSONValue
         do { value = try JSONParser.parse(bytes) } catch { throw CatalogError("catalog is not valid JSON: \(error)") }
         guard let top = value.object else { throw CatalogError("catalog should be a JSON object with \"apps\"") }
@@ -61,7 +61,7 @@ public struct CatalogFile: Sendable, Equatable {
     }
 
     /// Parses a plain product-identifier list for one app: a JSON array of strings, or a property-list array.
-    public static func parseProductList(_ bytes: [UInt8], bundleID: String) throws(CatalogError) -> CatalogFile {
+    package static func parseProductList(_ bytes: [UInt8], bundleID: String) throws(CatalogError) -> CatalogFile {
         let identifiers: [String]
         let start = bytes.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         if start == UInt8(ascii: "[") {
@@ -125,8 +125,8 @@ public struct CatalogFile: Sendable, Equatable {
 }
 
 /// Why a catalog file was refused (a catalog is imported whole or not at all).
-public struct CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+package struct CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }

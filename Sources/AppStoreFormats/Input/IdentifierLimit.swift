@@ -3,9 +3,9 @@
 /// Apple's own are tens of bytes; these values go into PostgreSQL B-tree indexes, whose entries cannot exceed about
 /// 2.7 kB, often two to a composite key. A longer value is not a real id: its record is quarantined as
 /// `value-too-long` with the field's name, instead of failing the file's COPY and, with it, every later run.
-public enum IdentifierLimit {
+package enum IdentifierLimit {
     /// Bytes of UTF-8.
-    public static let bytes = 512
+    package static let bytes = 512
 
     /// The message for a value over the limit.
     static func message(field: String, length: Int) -> String {

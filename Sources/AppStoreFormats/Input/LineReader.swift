@@ -1,4 +1,4 @@
-public import Gzip
+package import Gzip
 
 #if canImport(Glibc)
     import Glibc
@@ -9,7 +9,7 @@ public import Gzip
 #endif
 
 /// One step of reading a text file line by line.
-public enum LineEvent: Sendable, Equatable {
+package enum LineEvent: Sendable, Equatable {
     /// A line (1-based `number`) without its LF and without a CR before it.
     ///
     /// `bytes` is a slice of the reader's internal buffer: use it before the next call to ``LineReader/next()``.
@@ -20,20 +20,20 @@ public enum LineEvent: Sendable, Equatable {
 }
 
 /// A failure to decode a file while reading it line by line.
-public struct LineReaderError: Error, Sendable, CustomStringConvertible, Equatable {
+package struct LineReaderError: Error, Sendable, CustomStringConvertible, Equatable {
     /// The 1-based number of the line that was being read when the data failed; that line is incomplete.
-    public var line: Int
+    package var line: Int
     /// The decoding failure.
-    public var underlying: GzipError
+    package var underlying: GzipError
 
     /// Creates an error for the line that was in progress.
-    public init(line: Int, underlying: GzipError) {
+    package init(line: Int, underlying: GzipError) {
         self.line = line
         self.underlying = underlying
     }
 
     /// A sentence for the user, naming the line.
-    public var description: String {
+    package var description: String {
         "line \(line): \(underlying)"
     }
 }
@@ -42,16 +42,16 @@ public struct LineReaderError: Error, Sendable, CustomStringConvertible, Equatab
 ///
 /// A CR before the LF is removed, and a last line without LF is still a line. A line longer than `maxLineLength`
 /// bytes is reported as ``LineEvent/overlong(number:length:prefix:)`` and skipped without being held in memory.
-public final class LineReader {
+package final class LineReader {
     /// How many decoded bytes are requested from the file at a time.
     static let readSize = 256 * 1024
     /// The most bytes of an overlong line that are kept for its report.
     static let overlongPrefixLimit = 4096
 
     /// The file being read, e.g. for its progress counters.
-    public let file: DecodedFile
+    package let file: DecodedFile
     /// The longest line, in bytes without CR and LF, that is returned as a line.
-    public let maxLineLength: Int
+    package let maxLineLength: Int
 
     /// Decoded bytes; `buffer[lineStart..<end]` is not yet returned, and `buffer[scanStart..<end]` not yet searched.
     private var buffer: [UInt8]
@@ -67,11 +67,11 @@ public final class LineReader {
     private var skippedLastByte: UInt8 = 0
 
     /// The number of the last line returned (or skipped as overlong): where a later read of a grown file numbers on.
-    public var lastLineNumber: Int { lineNumber - 1 }
+    package var lastLineNumber: Int { lineNumber - 1 }
 
     /// Creates a reader over `file` that skips lines longer than `maxLineLength` bytes; the first line it returns is
     /// numbered `firstLineNumber` (more than 1 when reading on from where an earlier read of a growing file stopped).
-    public init(file: DecodedFile, maxLineLength: Int, firstLineNumber: Int = 1) {
+    package init(file: DecodedFile, maxLineLength: Int, firstLineNumber: Int = 1) {
         self.file = file
         self.lineNumber = firstLineNumber
         self.maxLineLength = max(0, maxLineLength)
@@ -82,7 +82,7 @@ public final class LineReader {
     ///
     /// When decoding fails, the lines before the fault have already been returned; the line in progress is not
     /// returned and its number is in the error.
-    public func next() throws(LineReaderError) -> LineEvent? {
+    package func next() throws(LineReaderError) -> LineEvent? {
         while true {
             if let newline = findNewline() {
                 scanStart = newline + 1

@@ -1,7 +1,7 @@
 /// Why bytes are not a JSON document, and where (byte offset from the start of the input).
-public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong.
-    public enum Reason: Sendable, Equatable {
+    package enum Reason: Sendable, Equatable {
         case unexpectedEnd
         case unexpectedByte(UInt8)
         case invalidUTF8
@@ -15,11 +15,11 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     /// What went wrong.
-    public var reason: Reason
+    package var reason: Reason
     /// Byte offset of the problem.
-    public var offset: Int
+    package var offset: Int
 
-    public var description: String {
+    package var description: String {
         switch reason {
         case .unexpectedEnd: "JSON ends unexpectedly at byte \(offset)"
         case .unexpectedByte(let byte):

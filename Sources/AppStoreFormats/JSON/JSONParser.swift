@@ -3,12 +3,12 @@
 /// Written for receipts rather than borrowed from Foundation: it validates UTF-8, keeps numbers as text, records
 /// member positions (so a raw username can be cut out of the stored record), bounds nesting depth, and reports the
 /// byte offset of every error.
-public struct JSONParser {
+package struct JSONParser {
     /// Deepest nesting accepted; deeper input is rejected instead of exhausting the stack.
-    public static let maximumDepth = 128
+    package static let maximumDepth = 128
 
     /// Parses exactly one JSON value (surrounding white space allowed) from `bytes`.
-    public static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
         if let result = bytes.withContiguousStorageIfAvailable({ buffer in
             Result { () throws(JSONParseError) -> JSONValue in try parse(buffer: buffer) }
         }) {

@@ -1,11 +1,11 @@
-public import Gzip
+package import Gzip
 
 /// Why a record, a line or a whole file went to the quarantine: the one vocabulary of reason codes.
 ///
 /// The raw values are stored in `quarantine.reason_code`, counted in summaries and read by reports and analysts, so
 /// they never change; a new ingest path adds cases rather than spelling its own strings. The parsers produce them,
 /// which is why they live here and not in the pipeline.
-public enum QuarantineReason: String, Sendable, Hashable, CaseIterable {
+package enum QuarantineReason: String, Sendable, Hashable, CaseIterable {
     // A receipt record that cannot be stored (`ReceiptRecordParser`).
     case invalidJSON = "invalid-json"
     case invalidUTF8 = "invalid-utf8"
@@ -50,7 +50,7 @@ public enum QuarantineReason: String, Sendable, Hashable, CaseIterable {
     case databaseError = "database-error"
 
     /// The reason for a failure to decode a file: truncated or corrupt gzip, or a read error.
-    public init(decoding error: GzipError) {
+    package init(decoding error: GzipError) {
         switch error.kind {
         case .truncated: self = .truncatedGzip
         case .corrupt, .trailingGarbage: self = .corruptGzip

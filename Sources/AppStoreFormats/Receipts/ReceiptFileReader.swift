@@ -1,14 +1,14 @@
-public import Gzip
+package import Gzip
 
 /// How a receipt file holds its records.
-public enum ReceiptFileFormat: String, Sendable {
+package enum ReceiptFileFormat: String, Sendable {
     /// One JSON object per line (`.jsonl`, `.ndjson`).
     case jsonLines = "jsonl"
     /// One JSON document: an object, or an array of objects (`.json`).
     case jsonDocument = "json"
 
     /// The format a file name implies, looking through a `.gz` suffix; nil for other names.
-    public init?(fileName: String) {
+    package init?(fileName: String) {
         var name = fileName.lowercased()
         if name.hasSuffix(".gz") { name.removeLast(3) }
         if name.hasSuffix(".jsonl") || name.hasSuffix(".ndjson") {
@@ -22,7 +22,7 @@ public enum ReceiptFileFormat: String, Sendable {
 }
 
 /// One thing read from a receipt file: the bytes of a record, or a stretch that could not be read as one.
-public enum ReceiptFileItem {
+package enum ReceiptFileItem {
     /// A record's bytes (valid until the next call to `next()`), with the line it starts on and its position.
     case record(line: Int, number: Int, bytes: ArraySlice<UInt8>)
     /// Something that is not a record: reason, message and a bounded excerpt (not yet redacted).
@@ -30,7 +30,7 @@ public enum ReceiptFileItem {
 }
 
 /// Streams the records of one receipt file (plain or gzip by magic bytes) with bounded memory.
-public final class ReceiptFileReader {
+package final class ReceiptFileReader {
     /// The UTF-8 byte order mark some editors and Windows tools write at the start of a text file: not a record's.
     static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
@@ -44,7 +44,7 @@ public final class ReceiptFileReader {
     private var finished = false
 
     /// Opens `path`; `maxRecordLength` bounds one record (a longer one is quarantined and skipped while streaming).
-    public init(path: String, format: ReceiptFileFormat, maxRecordLength: Int) throws(GzipError) {
+    package init(path: String, format: ReceiptFileFormat, maxRecordLength: Int) throws(GzipError) {
         self.file = try DecodedFile(path: path)
         self.format = format
         self.maxRecordLength = maxRecordLength
@@ -56,7 +56,7 @@ public final class ReceiptFileReader {
 
     /// Opens the JSON Lines file `path` to read only its bytes `range`, whose first line is line `firstLine` of the
     /// file: the lines appended to a growing file since an earlier read, up to its last complete line.
-    public init(linesOf path: String, range: Range<Int>, firstLine: Int, maxRecordLength: Int) throws(GzipError) {
+    package init(linesOf path: String, range: Range<Int>, firstLine: Int, maxRecordLength: Int) throws(GzipError) {
         self.file = try DecodedFile(path: path)
         self.format = .jsonLines
         self.maxRecordLength = maxRecordLength
@@ -69,13 +69,13 @@ public final class ReceiptFileReader {
     }
 
     /// Whether the file was gzip-compressed.
-    public var isGzip: Bool { file.isGzip }
+    package var isGzip: Bool { file.isGzip }
 
     /// For JSON Lines: the number of the last line read so far.
-    public private(set) var lastLineNumber = 0
+    package private(set) var lastLineNumber = 0
 
     /// The next record or problem; nil at the end.
-    public func next() -> ReceiptFileItem? {
+    package func next() -> ReceiptFileItem? {
         guard !finished else { return nil }
         let item: ReceiptFileItem?
         if lines != nil { item = nextLine() } else { item = splitter?.next(numbering: &recordNumber) }

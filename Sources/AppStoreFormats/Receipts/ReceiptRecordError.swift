@@ -1,18 +1,18 @@
 /// Why one recorded receipt cannot be stored: a reason code for machines and a message for people.
 ///
 /// Messages name the field and, for dates and numbers, the offending value — never an application username.
-public struct ReceiptRecordError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct ReceiptRecordError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Stable reason codes, stored in the quarantine and counted in summaries: the shared quarantine vocabulary.
-    public typealias Code = QuarantineReason
+    package typealias Code = QuarantineReason
 
-    public var code: Code
-    public var message: String
+    package var code: Code
+    package var message: String
 
     /// An error with a code and a message.
-    public init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

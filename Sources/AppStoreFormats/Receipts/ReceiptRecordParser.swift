@@ -2,7 +2,7 @@
 ///
 /// Pure: bytes in, a `RecordedReceipt` or a `ReceiptRecordError` out. The raw application username is hashed here,
 /// the moment it is read, and cut out of the stored record.
-public struct ReceiptRecordParser: Sendable {
+package struct ReceiptRecordParser: Sendable {
     /// Top-level members never stored: the raw username, and a V1 notification's shared secret.
     static let secretMembers: Set<String> = ["application_username", "password"]
     /// `receipt_type` values of receipts from the sandbox.
@@ -11,12 +11,12 @@ public struct ReceiptRecordParser: Sendable {
     private let hasher: AccountKeyHasher
 
     /// A parser that turns usernames into keys with `hasher`.
-    public init(hasher: AccountKeyHasher) {
+    package init(hasher: AccountKeyHasher) {
         self.hasher = hasher
     }
 
     /// Parses one record.
-    public func parse(_ bytes: some Collection<UInt8>) throws(ReceiptRecordError) -> RecordedReceipt {
+    package func parse(_ bytes: some Collection<UInt8>) throws(ReceiptRecordError) -> RecordedReceipt {
         let value: JSONValue
         do {
             value = try JSONParser.parse(bytes)

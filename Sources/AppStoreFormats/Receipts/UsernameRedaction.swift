@@ -3,12 +3,12 @@
 /// A bad record cannot be parsed, so the cut is lexical: after every `application_username"` key (the `_hash`
 /// variant is not secret) the following string value is blanked, and when no complete string follows, everything to
 /// the end of the record is dropped. Over-redacting a broken record is the safe side.
-public enum UsernameRedaction {
+package enum UsernameRedaction {
     private static let key = Array("application_username\"".utf8)
     private static let marker = Array("[redacted]".utf8)
 
     /// `bytes` with any username value replaced by `[redacted]`, and at most `limit` bytes long.
-    public static func redact(_ bytes: some Collection<UInt8>, limit: Int) -> [UInt8] {
+    package static func redact(_ bytes: some Collection<UInt8>, limit: Int) -> [UInt8] {
         let input = Array(bytes)
         var output: [UInt8] = []
         output.reserveCapacity(min(input.count, limit))

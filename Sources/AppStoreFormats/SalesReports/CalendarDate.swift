@@ -1,14 +1,14 @@
 /// A day in the proleptic Gregorian calendar, with no time or zone: the unit report periods are written in.
-public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The year, e.g. 2014.
-    public let year: Int
+    package let year: Int
     /// The month, 1 through 12.
-    public let month: Int
+    package let month: Int
     /// The day of the month, 1 through 28–31.
-    public let day: Int
+    package let day: Int
 
     /// Creates a date, or `nil` when the day does not exist (`2014-02-30`, month 13, year 0).
-    public init?(year: Int, month: Int, day: Int) {
+    package init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
             day >= 1, day <= CalendarDate.daysIn(month: month, year: year)
         else { return nil }
@@ -18,13 +18,13 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
     }
 
     /// Parses `MM/DD/YYYY` (report style, one-digit month and day allowed) or `YYYY-MM-DD`, ignoring surrounding spaces.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         guard let date = CalendarDate.parse(Array(text.utf8)[...]) else { return nil }
         self = date
     }
 
     /// The date as `YYYY-MM-DD`.
-    public var description: String {
+    package var description: String {
         let monthText = month < 10 ? "0\(month)" : "\(month)"
         let dayText = day < 10 ? "0\(day)" : "\(day)"
         let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
@@ -32,19 +32,19 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
     }
 
     /// The day of the week: 1 is Sunday, 7 is Saturday (as Foundation's `Calendar` counts).
-    public var weekday: Int {
+    package var weekday: Int {
         // Day 0 of the count, 1970-01-01, was a Thursday (weekday 5).
         let offset = (CalendarDate.dayNumber(year: year, month: month, day: day) + 4) % 7
         return (offset < 0 ? offset + 7 : offset) + 1
     }
 
     /// The date `days` days later (earlier when negative).
-    public func adding(days: Int) -> CalendarDate {
+    package func adding(days: Int) -> CalendarDate {
         CalendarDate(dayNumber: CalendarDate.dayNumber(year: year, month: month, day: day) + days)
     }
 
     /// Orders dates chronologically.
-    public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
+    package static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }
 

@@ -3,24 +3,24 @@
 /// `text` keeps the digits as written (so `2.10` stays `2.10`) but normalised: a leading zero is added to `.97`, a `+`
 /// sign and superfluous leading zeros are dropped, and negative zero is written without its sign. Equality, hashing
 /// and ordering use the value, so `2.1 == 2.10`.
-public struct ReportDecimal: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct ReportDecimal: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// How many `tenThousandths` make one unit of currency.
-    public static let scale: Int64 = 10_000
+    package static let scale: Int64 = 10_000
 
     /// The normalised decimal text, e.g. `"0.97"`.
-    public let text: String
+    package let text: String
     /// The value in ten-thousandths of a unit (`0.97` is `9700`), exact for up to four decimal places.
-    public let tenThousandths: Int64
+    package let tenThousandths: Int64
 
     /// Parses a decimal: optional sign, digits, optional fraction; surrounding spaces ignored. `nil` when it is not
     /// one, has more than four significant decimal places, or overflows.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         guard let value = ReportDecimal(bytes: Array(text.utf8)[...]) else { return nil }
         self = value
     }
 
     /// Creates an amount from ten-thousandths, e.g. a sum.
-    public init(tenThousandths: Int64) {
+    package init(tenThousandths: Int64) {
         self.tenThousandths = tenThousandths
         let magnitude = tenThousandths.magnitude
         let whole = magnitude / UInt64(ReportDecimal.scale)
@@ -91,20 +91,20 @@ public struct ReportDecimal: Sendable, Hashable, Comparable, CustomStringConvert
     }
 
     /// The normalised text.
-    public var description: String { text }
+    package var description: String { text }
 
     /// Compares values, not spellings.
-    public static func == (lhs: ReportDecimal, rhs: ReportDecimal) -> Bool {
+    package static func == (lhs: ReportDecimal, rhs: ReportDecimal) -> Bool {
         lhs.tenThousandths == rhs.tenThousandths
     }
 
     /// Hashes the value, consistent with `==`.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(tenThousandths)
     }
 
     /// Orders by value.
-    public static func < (lhs: ReportDecimal, rhs: ReportDecimal) -> Bool {
+    package static func < (lhs: ReportDecimal, rhs: ReportDecimal) -> Bool {
         lhs.tenThousandths < rhs.tenThousandths
     }
 }

@@ -4,9 +4,9 @@
 /// `S_M_<vendor>_<YYYYMM>`, `S_Y_<vendor>_<YYYY>`. Financial: `<vendor>_<MMYY>_<region>`, e.g.
 /// `45545510_0914_CH` (fiscal September 2014, Switzerland). Extensions `.gz`, `.txt`, `.tsv`, `.csv` and any folder
 /// are ignored.
-public struct ReportFileName: Sendable, Equatable {
+package struct ReportFileName: Sendable, Equatable {
     /// Which family of report the name belongs to.
-    public enum Kind: String, Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable {
         /// A Sales and Trends report (`S_…`).
         case sales
         /// A financial report (`<vendor>_<MMYY>_<region>`).
@@ -14,7 +14,7 @@ public struct ReportFileName: Sendable, Equatable {
     }
 
     /// How much time a sales report covers.
-    public enum Frequency: String, Sendable, Hashable, Comparable {
+    package enum Frequency: String, Sendable, Hashable, Comparable {
         /// One day (`S_D_`).
         case daily
         /// Monday through Sunday (`S_W_`).
@@ -25,7 +25,7 @@ public struct ReportFileName: Sendable, Equatable {
         case yearly
 
         /// Finer frequencies first, so the finest present can be picked with `min()`.
-        public static func < (lhs: Frequency, rhs: Frequency) -> Bool {
+        package static func < (lhs: Frequency, rhs: Frequency) -> Bool {
             lhs.rank < rhs.rank
         }
 
@@ -40,23 +40,23 @@ public struct ReportFileName: Sendable, Equatable {
     }
 
     /// Sales or financial.
-    public let kind: Kind
+    package let kind: Kind
     /// The vendor number, e.g. `85127269`.
-    public let vendorNumber: String
+    package let vendorNumber: String
     /// A sales report's frequency; `nil` for financial reports.
-    public let frequency: Frequency?
+    package let frequency: Frequency?
     /// The calendar year (sales) or Apple fiscal year (financial; `14` in the name is 2014).
-    public let year: Int
+    package let year: Int
     /// The calendar month (monthly, weekly and daily sales) or fiscal month (financial); `nil` for yearly sales.
-    public let month: Int?
+    package let month: Int?
     /// The day for daily sales, the Sunday ending the week for weekly sales; otherwise `nil`.
-    public let day: Int?
+    package let day: Int?
     /// A financial report's region code, e.g. `CH`, `EU`, `WW`; `nil` for sales.
-    public let region: String?
+    package let region: String?
 
     /// Parses a file name or path; `nil` when the name follows neither convention (or names an impossible date, or
     /// a weekly date that is not a Sunday).
-    public init?(_ fileName: String) {
+    package init?(_ fileName: String) {
         var name = Substring(fileName.split(separator: "/", omittingEmptySubsequences: false).last ?? "")
         let extensions = [".gz", ".txt", ".tsv", ".csv"]
         while let suffix = extensions.first(where: { name.lowercased().hasSuffix($0) }) {
@@ -92,7 +92,7 @@ public struct ReportFileName: Sendable, Equatable {
 
     /// The days a sales report covers: one day, the week ending on its Sunday, the month or the year. `nil` for
     /// financial reports, whose fiscal months do not follow the calendar.
-    public var coveredDays: ClosedRange<CalendarDate>? {
+    package var coveredDays: ClosedRange<CalendarDate>? {
         guard let frequency else { return nil }
         switch frequency {
         case .daily:

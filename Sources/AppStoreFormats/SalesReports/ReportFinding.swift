@@ -1,7 +1,7 @@
 /// Something about a report file as a whole, found while reading it (as opposed to one rejected row).
-public struct ReportFinding: Sendable, Equatable, CustomStringConvertible {
+package struct ReportFinding: Sendable, Equatable, CustomStringConvertible {
     /// How much a finding matters.
-    public enum Severity: String, Sendable, Hashable, Comparable {
+    package enum Severity: String, Sendable, Hashable, Comparable {
         /// Worth recording; nothing is wrong with what was stored (e.g. Apple's own totals differ in a known way).
         case info
         /// The rows were stored, but the file disagrees with itself or is incomplete.
@@ -10,7 +10,7 @@ public struct ReportFinding: Sendable, Equatable, CustomStringConvertible {
         case error
 
         /// Orders `info < warning < error`.
-        public static func < (lhs: Severity, rhs: Severity) -> Bool {
+        package static func < (lhs: Severity, rhs: Severity) -> Bool {
             lhs.rank < rhs.rank
         }
 
@@ -26,16 +26,16 @@ public struct ReportFinding: Sendable, Equatable, CustomStringConvertible {
     /// A stable code: `empty-file`, `header-only`, `all-rows-rejected`, `unrecognised-header`, `duplicate-header`, `missing-columns`,
     /// `unfamiliar-column-count`, `repeated-header`, `missing-trailer`, `invalid-trailer`, `total-rows-mismatch`,
     /// `total-units-mismatch`, `total-amount-mismatch`.
-    public let code: String
+    package let code: String
     /// What was found, with the numbers or names involved.
-    public let message: String
+    package let message: String
     /// The 1-based line it concerns (the header, the trailer line), if one.
-    public let line: Int?
+    package let line: Int?
     /// How much it matters.
-    public let severity: Severity
+    package let severity: Severity
 
     /// Creates a finding.
-    public init(code: String, message: String, line: Int? = nil, severity: Severity) {
+    package init(code: String, message: String, line: Int? = nil, severity: Severity) {
         self.code = code
         self.message = message
         self.line = line
@@ -43,7 +43,7 @@ public struct ReportFinding: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `warning total-rows-mismatch (line 6): …`.
-    public var description: String {
+    package var description: String {
         "\(severity.rawValue) \(code)" + (line.map { " (line \($0))" } ?? "") + ": \(message)"
     }
 }

@@ -1,5 +1,5 @@
 /// Which report a file holds, recognised from its header names (never from column positions).
-public enum ReportLayout: Sendable, Hashable, CustomStringConvertible {
+package enum ReportLayout: Sendable, Hashable, CustomStringConvertible {
     /// Sales and Trends, 2009 layout: 27 columns keyed by `Vendor Identifier`, `Royalty Price`, `Royalty Currency`.
     case sales27
     /// Sales and Trends since September 2010, keyed by `SKU`; `columnCount` is 18, 20, 21, 22, 24 or 28 in files
@@ -19,7 +19,7 @@ public enum ReportLayout: Sendable, Hashable, CustomStringConvertible {
     case unknown
 
     /// The column counts of the SKU layouts Apple has shipped, with what each added.
-    public static let knownSalesColumnCounts: [Int: String] = [
+    package static let knownSalesColumnCounts: [Int: String] = [
         18: "SKU layout of September 2010",
         20: "+Subscription, Period",
         21: "+Category",
@@ -29,7 +29,7 @@ public enum ReportLayout: Sendable, Hashable, CustomStringConvertible {
     ]
 
     /// A stable short name for storage and messages, e.g. `sales-22` or `subscription-event`.
-    public var name: String {
+    package var name: String {
         switch self {
         case .sales27: "sales-27"
         case .sales(let columnCount): "sales-\(columnCount)"
@@ -43,10 +43,10 @@ public enum ReportLayout: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The short name.
-    public var description: String { name }
+    package var description: String { name }
 
     /// True for Sales and Trends layouts (27-column or SKU).
-    public var isSales: Bool {
+    package var isSales: Bool {
         switch self {
         case .sales27, .sales: true
         default: false

@@ -1,5 +1,5 @@
 /// What one line of a report turned out to be.
-public enum ReportLineResult: Sendable, Equatable {
+package enum ReportLineResult: Sendable, Equatable {
     /// The header (or, for the Payments summary, its title and column lines; or a repeat of the header).
     case header(ReportLayout)
     /// A data row, parsed and ready to store.

@@ -2,7 +2,7 @@
 ///
 /// Named `ReportProductType` (not `ProductType`) so it cannot be confused with a catalog product's type
 /// (consumable, non-consumable, …).
-public enum ReportProductType: String, Sendable, Hashable, CaseIterable {
+package enum ReportProductType: String, Sendable, Hashable, CaseIterable {
     /// An in-app purchase sale: `IA1`, `IA1-M`, `FI1`, `IA9`, `IA9-M`, `IAY`, `IAY-M`, `IAC`.
     case inAppPurchase
     /// A restored non-consumable (`IA3`): not a sale.
@@ -17,7 +17,7 @@ public enum ReportProductType: String, Sendable, Hashable, CaseIterable {
     case unknown
 
     /// Classifies a raw Product Type Identifier (surrounding spaces ignored, case-sensitive as Apple writes them).
-    public init(code: String) {
+    package init(code: String) {
         switch String(decoding: ReportBytes.trimmed(Array(code.utf8)[...]), as: UTF8.self) {
         case "IA1", "IA1-M", "FI1", "IA9", "IA9-M", "IAY", "IAY-M", "IAC": self = .inAppPurchase
         case "IA3": self = .restoredInAppPurchase
@@ -29,5 +29,5 @@ public enum ReportProductType: String, Sendable, Hashable, CaseIterable {
     }
 
     /// True for the codes reconciliation counts as sales (in-app purchases, not restores).
-    public var isInAppPurchaseSale: Bool { self == .inAppPurchase }
+    package var isInAppPurchaseSale: Bool { self == .inAppPurchase }
 }

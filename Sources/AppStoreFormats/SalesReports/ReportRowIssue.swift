@@ -1,22 +1,22 @@
 /// Why one report line was rejected; the caller quarantines the line and the rest of the file goes on.
-public struct ReportRowIssue: Sendable, Equatable, CustomStringConvertible {
+package struct ReportRowIssue: Sendable, Equatable, CustomStringConvertible {
     /// The 1-based line number in the file.
-    public let line: Int
+    package let line: Int
     /// A stable reason code: `short-row`, `long-row`, `invalid-number`, `invalid-date`, `invalid-utf8` or
     /// `missing-key`.
-    public let code: String
+    package let code: String
     /// What is wrong, for a person: `row has 26 fields, header has 27`.
-    public let message: String
+    package let message: String
     /// The header name of the offending column, when one column is at fault.
-    public let column: String?
+    package let column: String?
 
     /// Creates an issue for one of the quarantine's reasons (what the parser does).
-    public init(line: Int, reason: QuarantineReason, message: String, column: String? = nil) {
+    package init(line: Int, reason: QuarantineReason, message: String, column: String? = nil) {
         self.init(line: line, code: reason.rawValue, message: message, column: column)
     }
 
     /// Creates an issue from a reason code's text.
-    public init(line: Int, code: String, message: String, column: String? = nil) {
+    package init(line: Int, code: String, message: String, column: String? = nil) {
         self.line = line
         self.code = code
         self.message = message
@@ -25,8 +25,8 @@ public struct ReportRowIssue: Sendable, Equatable, CustomStringConvertible {
 
     /// The quarantine reason the code names; nil only for an issue built by hand with a code outside
     /// `QuarantineReason` (the parser builds every issue from a reason).
-    public var reason: QuarantineReason? { QuarantineReason(rawValue: code) }
+    package var reason: QuarantineReason? { QuarantineReason(rawValue: code) }
 
     /// `line 3: short-row: row has 26 fields, header has 27`.
-    public var description: String { "line \(line): \(code): \(message)" }
+    package var description: String { "line \(line): \(code): \(message)" }
 }

@@ -1,15 +1,15 @@
 /// A summary line at the end of a report: a financial report's `Total_Rows`, `Total_Amount` or `Total_Units`, or a
 /// footer of the Payments summary (`"234.58" EUR`, `Paid to …`).
-public struct ReportTrailer: Sendable, Equatable {
+package struct ReportTrailer: Sendable, Equatable {
     /// The 1-based line number.
-    public let line: Int
+    package let line: Int
     /// `Total_Rows`, `Total_Amount`, `Total_Units`; empty for a Payments footer.
-    public let name: String
+    package let name: String
     /// The value as written, trimmed (`4`, `33.15`); a Payments footer's non-empty fields joined by a space.
-    public let value: String
+    package let value: String
 
     /// Creates a trailer line.
-    public init(line: Int, name: String, value: String) {
+    package init(line: Int, name: String, value: String) {
         self.line = line
         self.name = name
         self.value = value

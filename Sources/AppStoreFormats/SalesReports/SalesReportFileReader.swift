@@ -1,4 +1,4 @@
-public import Gzip
+package import Gzip
 
 #if canImport(Glibc)
     import Glibc
@@ -10,7 +10,7 @@ public import Gzip
 
 /// One thing read from a report file: a line to parse, a line that cannot be stored, or the end of what could be
 /// decoded.
-public enum SalesReportFileItem {
+package enum SalesReportFileItem {
     /// A line (1-based `number`) without its line end; `bytes` are valid until the next call to `next()`.
     case line(number: Int, bytes: ArraySlice<UInt8>)
     /// A line that cannot be stored (too long, or holding a NUL byte), with a bounded excerpt (not yet redacted).
@@ -22,25 +22,25 @@ public enum SalesReportFileItem {
 
 /// Streams the lines of one Sales and Trends or financial report file (plain or gzip by magic bytes, multi-member
 /// too) with bounded memory, reporting what cannot be read as values instead of errors.
-public final class SalesReportFileReader {
+package final class SalesReportFileReader {
     private let lines: LineReader
     private var isFinished = false
 
     /// The longest line, in bytes without its line end, that is returned as a line.
-    public var maxLineLength: Int { lines.maxLineLength }
+    package var maxLineLength: Int { lines.maxLineLength }
     /// Whether the file was gzip-compressed.
-    public var isGzip: Bool { lines.file.isGzip }
+    package var isGzip: Bool { lines.file.isGzip }
     /// Whether decoding failed before the end of the file (``SalesReportFileItem/decodingFailed(line:reason:message:)``
     /// was returned).
-    public private(set) var hasReadError = false
+    package private(set) var hasReadError = false
 
     /// Opens `path`; lines longer than `maxLineLength` bytes are reported and skipped without being held in memory.
-    public init(path: String, maxLineLength: Int) throws(GzipError) {
+    package init(path: String, maxLineLength: Int) throws(GzipError) {
         lines = LineReader(file: try DecodedFile(path: path), maxLineLength: maxLineLength)
     }
 
     /// The next line or problem; nil at the end, and after a decoding failure.
-    public func next() -> SalesReportFileItem? {
+    package func next() -> SalesReportFileItem? {
         guard !isFinished else { return nil }
         let event: LineEvent?
         do {

@@ -16,21 +16,21 @@
 /// }
 /// let findings = parser.finish()
 /// ```
-public struct SalesReportParser: Sendable {
+package struct SalesReportParser: Sendable {
     /// The layout recognised from the header; `nil` until a header has been read.
-    public private(set) var layout: ReportLayout?
+    package private(set) var layout: ReportLayout?
     /// The header's column names, trimmed, in order.
-    public private(set) var columnNames: [String] = []
+    package private(set) var columnNames: [String] = []
     /// Rows returned as `.row`.
-    public private(set) var storedRowCount = 0
+    package private(set) var storedRowCount = 0
     /// Rows returned as `.rejected`.
-    public private(set) var rejectedRowCount = 0
+    package private(set) var rejectedRowCount = 0
     /// Lines returned as `.skipped` because the header is unusable.
-    public private(set) var skippedLineCount = 0
+    package private(set) var skippedLineCount = 0
 
     /// True once the header has turned out unusable: the remaining lines will all be `.skipped`, so a caller may
     /// stop reading and call `finish()`.
-    public var isSkippingRows: Bool { phase == .skipping }
+    package var isSkippingRows: Bool { phase == .skipping }
 
     private enum Phase: Sendable {
         case awaitingHeader, rows, paymentsColumns, paymentsRows, skipping
@@ -56,10 +56,10 @@ public struct SalesReportParser: Sendable {
     private var repeatedHeaderLines: [Int] = []
 
     /// Creates a parser for one file.
-    public init() {}
+    package init() {}
 
     /// Reads the next line (without its LF or trailing CR) and says what it is; `number` is its 1-based line number.
-    public mutating func consume(line: ArraySlice<UInt8>, number: Int) -> ReportLineResult {
+    package mutating func consume(line: ArraySlice<UInt8>, number: Int) -> ReportLineResult {
         switch phase {
         case .awaitingHeader:
             return ReportBytes.isBlank(line) ? .blank : readHeader(line, number: number)
@@ -78,7 +78,7 @@ public struct SalesReportParser: Sendable {
 
     /// Ends the file and returns what was found about it as a whole: header problems, a file with no rows, and a
     /// financial report's `Total_*` lines checked against its rows.
-    public mutating func finish() -> [ReportFinding] {
+    package mutating func finish() -> [ReportFinding] {
         guard let layout else {
             return [
                 ReportFinding(

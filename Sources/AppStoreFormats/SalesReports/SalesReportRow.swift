@@ -5,63 +5,63 @@
 /// `vendorIdentifier`, `productTypeIdentifier`, `units`, `beginDate` and `endDate` are always present; other
 /// layouts fill what they have (a Subscription Event row's `beginDate` and `endDate` are its Event Date, a
 /// Payments summary row has only `columns`).
-public struct SalesReportRow: Sendable, Equatable {
+package struct SalesReportRow: Sendable, Equatable {
     /// The 1-based line number in the file.
-    public let line: Int
+    package let line: Int
     /// `SKU` or `Vendor Identifier`: the app's SKU, or the product id of an in-app purchase. Empty where the layout
     /// has none.
-    public let vendorIdentifier: String
+    package let vendorIdentifier: String
     /// The raw Product Type Identifier, e.g. `IA1`; empty where the layout has none.
-    public let productTypeIdentifier: String
+    package let productTypeIdentifier: String
     /// The classification of `productTypeIdentifier`.
-    public let productType: ReportProductType
+    package let productType: ReportProductType
     /// `Units` (financial: `Quantity`); negative for refunds and returns; 0 where the layout has no unit column.
-    public let units: Int
+    package let units: Int
     /// Proceeds per unit: `Developer Proceeds`, `Royalty Price` or `Partner Share` (positive on refunds too).
-    public let proceedsPerUnit: ReportDecimal?
+    package let proceedsPerUnit: ReportDecimal?
     /// A financial row's `Extended Partner Share` (negative on returns).
-    public let extendedProceeds: ReportDecimal?
+    package let extendedProceeds: ReportDecimal?
     /// `Currency of Proceeds`, `Royalty Currency`, `Partner Share Currency` or `Proceeds Currency`.
-    public let proceedsCurrency: String?
+    package let proceedsCurrency: String?
     /// `Customer Price` (negative on refunds).
-    public let customerPrice: ReportDecimal?
+    package let customerPrice: ReportDecimal?
     /// `Customer Currency`.
-    public let customerCurrency: String?
+    package let customerCurrency: String?
     /// `Country Code`, `Country Of Sale` or `Country`.
-    public let countryCode: String?
+    package let countryCode: String?
     /// `Begin Date`, `Start Date` or `Event Date`.
-    public let beginDate: CalendarDate?
+    package let beginDate: CalendarDate?
     /// `End Date` (the Event Date again for subscription event and subscriber rows).
-    public let endDate: CalendarDate?
+    package let endDate: CalendarDate?
     /// `Apple Identifier` (subscription reports: `Subscription Apple ID`).
-    public let appleIdentifier: String?
+    package let appleIdentifier: String?
     /// `Parent Identifier`: the parent app of an in-app purchase (subscription reports: `App Apple ID`).
-    public let parentIdentifier: String?
+    package let parentIdentifier: String?
     /// `Title` / `Title / Episode / Season` (subscription reports: `Subscription Name`), UTF-8 as written.
-    public let title: String?
+    package let title: String?
     /// `Subscription` (`New`, `Renewal`).
-    public let subscription: String?
+    package let subscription: String?
     /// `Period` (`7 Days`, `1 Month`, `1 Year`).
-    public let period: String?
+    package let period: String?
     /// A financial row's `Sales or Return`: `S` or `R`.
-    public let salesOrReturn: String?
+    package let salesOrReturn: String?
     /// `Promo Code`.
-    public let promoCode: String?
+    package let promoCode: String?
     /// `Order Type` (e.g. `Pay As You Go Intro Offer`).
-    public let orderType: String?
+    package let orderType: String?
     /// `Proceeds Reason`.
-    public let proceedsReason: String?
+    package let proceedsReason: String?
     /// `Preserved Pricing` (`Yes`).
-    public let preservedPricing: String?
+    package let preservedPricing: String?
     /// `Device`.
-    public let device: String?
+    package let device: String?
     /// `Category`.
-    public let category: String?
+    package let category: String?
     /// Every column by header name, in header order, including ones this parser does not know, values verbatim.
-    public let columns: ReportColumns
+    package let columns: ReportColumns
 
     /// True for a financial return (`Sales or Return` is `R`).
-    public var isReturn: Bool { salesOrReturn == "R" }
+    package var isReturn: Bool { salesOrReturn == "R" }
 
     init(
         line: Int, vendorIdentifier: String = "", productTypeIdentifier: String = "", units: Int = 0,

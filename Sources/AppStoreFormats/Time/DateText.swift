@@ -2,9 +2,9 @@ internal import Foundation
 
 /// Parses the date spellings found in receipts: Apple's `YYYY-MM-DD HH:MM:SS Etc/GMT`, its `_pst` twin, epoch
 /// milliseconds, and RFC 3339 (what our recorder writes in `recorded_at`).
-public enum DateText {
+package enum DateText {
     /// Epoch milliseconds written as decimal digits (optionally signed, surrounding spaces tolerated).
-    public static func milliseconds(_ text: some StringProtocol) -> Timestamp? {
+    package static func milliseconds(_ text: some StringProtocol) -> Timestamp? {
         var value: Int64 = 0
         var digits = 0
         var isNegative = false
@@ -28,7 +28,7 @@ public enum DateText {
     }
 
     /// Apple's `YYYY-MM-DD HH:MM:SS <zone>` form; zone `Etc/GMT`, `GMT`, `UTC`, `Etc/UTC` or `America/Los_Angeles`.
-    public static func appleDate(_ text: String) -> Timestamp? {
+    package static func appleDate(_ text: String) -> Timestamp? {
         withUTF8(text) { bytes -> Timestamp? in
             guard let (wallClock, zone) = appleWallClock(bytes) else { return nil }
             if zone.isEmpty || utcZoneNames.contains(where: { zone.elementsEqual($0.utf8) }) { return wallClock }
@@ -44,7 +44,7 @@ public enum DateText {
     private static let pacific = TimeZone(identifier: "America/Los_Angeles")
 
     /// Whether `text` is a possible Apple date, without converting its zone (for forms that are only checked).
-    public static func isAppleDate(_ text: String) -> Bool {
+    package static func isAppleDate(_ text: String) -> Bool {
         withUTF8(text) { bytes in
             guard let (_, zone) = appleWallClock(bytes) else { return false }
             // Zone names are ASCII (IANA): checked by bytes, no Unicode tables on the hot path.
@@ -89,7 +89,7 @@ public enum DateText {
     }
 
     /// RFC 3339 / ISO 8601 with a `T` or space, optional fraction, and `Z` or a numeric offset.
-    public static func rfc3339(_ text: String) -> Timestamp? {
+    package static func rfc3339(_ text: String) -> Timestamp? {
         withUTF8(text) { rfc3339(bytes: $0) }
     }
 

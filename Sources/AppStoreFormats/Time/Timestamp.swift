@@ -1,20 +1,21 @@
 /// An instant in UTC with millisecond precision, as Apple's `_ms` fields carry it.
-public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Milliseconds since 1970-01-01T00:00:00Z.
-    public var millisecondsSince1970: Int64
+    package var millisecondsSince1970: Int64
 
     /// An instant from epoch milliseconds.
-    public init(millisecondsSince1970: Int64) {
+    package init(millisecondsSince1970: Int64) {
         self.millisecondsSince1970 = millisecondsSince1970
     }
 
-    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+    package static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
         lhs.millisecondsSince1970 < rhs.millisecondsSince1970
     }
 
     /// The instant at a UTC civil date and time, or nil if the fields are impossible (month 13, February 30, …).
-    public init?(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, millisecond: Int = 0)
-    {
+    package init?(
+        year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, millisecond: Int = 0
+    ) {
         guard (1...9999).contains(year), (1...12).contains(month), (1...CalendarMath.daysIn(month, year)).contains(day),
             (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second),
             (0...999).contains(millisecond)
@@ -26,7 +27,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// The UTC civil fields of this instant.
-    public var utcFields: (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millisecond: Int) {
+    package var utcFields: (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millisecond: Int) {
         let milliseconds = millisecondsSince1970
         let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
         let millisecond = Int(milliseconds - seconds * 1000)
@@ -37,10 +38,10 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// PostgreSQL `timestamptz` input text in UTC, e.g. `2014-03-02 10:11:12.345+00`.
-    public var postgresText: String { String(decoding: postgresBytes, as: UTF8.self) }
+    package var postgresText: String { String(decoding: postgresBytes, as: UTF8.self) }
 
     /// `postgresText` as UTF-8 bytes, built without intermediate strings (COPY writes millions of them).
-    public var postgresBytes: [UInt8] {
+    package var postgresBytes: [UInt8] {
         let f = utcFields
         var bytes: [UInt8] = []
         bytes.reserveCapacity(26)
@@ -78,18 +79,18 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         return bytes
     }
 
-    public var description: String { postgresText }
+    package var description: String { postgresText }
 }
 
 /// Proleptic Gregorian calendar arithmetic (Howard Hinnant's algorithms): no Foundation, no time zone database.
-public enum CalendarMath {
+package enum CalendarMath {
     /// Whether `year` has a 29 February.
-    public static func isLeap(_ year: Int) -> Bool {
+    package static func isLeap(_ year: Int) -> Bool {
         year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
     }
 
     /// Days in `month` of `year`.
-    public static func daysIn(_ month: Int, _ year: Int) -> Int {
+    package static func daysIn(_ month: Int, _ year: Int) -> Int {
         switch month {
         case 2: isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -98,7 +99,7 @@ public enum CalendarMath {
     }
 
     /// Days since 1970-01-01 of a civil date (`days_from_civil`).
-    public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    package static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -108,7 +109,7 @@ public enum CalendarMath {
     }
 
     /// The civil date of a day count since 1970-01-01 (`civil_from_days`).
-    public static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+    package static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

@@ -1,30 +1,30 @@
-public import AppStoreFormats
+package import AppStoreFormats
 internal import Foundation
-public import Logging
-public import Postgres
+package import Logging
+package import Postgres
 
 /// Writes a catalog into the database: upserts apps and products; products of the file's apps that the file no
 /// longer lists are marked retired, never deleted (old receipts still name them).
-public struct CatalogImport {
+package struct CatalogImport {
     private let connection: Connection
     private let logger: Logger
 
     /// An importer writing through `connection`.
-    public init(connection: Connection, logger: Logger) {
+    package init(connection: Connection, logger: Logger) {
         self.connection = connection
         self.logger = logger
     }
 
     /// What an import changed.
-    public struct Outcome: Sendable, Codable, Equatable {
-        public var apps = 0
-        public var products = 0
-        public var retired = 0
+    package struct Outcome: Sendable, Codable, Equatable {
+        package var apps = 0
+        package var products = 0
+        package var retired = 0
     }
 
     /// Imports `catalog` in one transaction.
     @discardableResult
-    public func apply(_ catalog: CatalogFile, source: String) throws -> Outcome {
+    package func apply(_ catalog: CatalogFile, source: String) throws -> Outcome {
         try connection.transaction {
             var outcome = Outcome()
             for app in catalog.apps {
@@ -55,7 +55,7 @@ public struct CatalogImport {
                     """
                     UPDATE product SET is_retired = true, updated_at = now()
                     WHERE bundle_id = $1 AND NOT is_retired AND NOT (product_id = ANY($2::text[]))
-                    """, [app.bundleID, Self.textArray(listed)], context: "retire products of \(app.bundleID)")
+                    """, [app.bundleID, PostgresTextArray(listed)], context: "retire products of \(app.bundleID)")
                 outcome.retired += retired.affectedRows
             }
             logger.info(
@@ -69,7 +69,7 @@ public struct CatalogImport {
     }
 
     /// The active product ids of each app, sorted: what `catalog export` writes as `products_v1.json`.
-    public func activeProducts(bundleID: String? = nil) throws -> [(bundleID: String, productIDs: [String])] {
+    package func activeProducts(bundleID: String? = nil) throws -> [(bundleID: String, productIDs: [String])] {
         let result = try connection.query(
             """
             SELECT a.bundle_id, coalesce(array_to_json(array_agg(p.product_id ORDER BY p.product_id)
@@ -79,22 +79,9 @@ public struct CatalogImport {
             GROUP BY a.bundle_id ORDER BY a.bundle_id
             """, [bundleID], context: "read catalog")
         return try (0..<result.rowCount).map { row in
-            let json = Data((result.string(row, 1) ?? "[]").utf8)
+            let json = Data(try result.requireString(row, 1).utf8)
             let ids = try JSONDecoder().decode([String].self, from: json)
-            return (result.string(row, 0) ?? "", ids)
+            return (try result.requireString(row, 0), ids)
         }
-    }
-
-    /// A PostgreSQL array literal of texts, every element quoted and escaped.
-    static func textArray(_ values: [String]) -> String {
-        "{"
-            + values.map { value in
-                var escaped = "\""
-                for character in value {
-                    if character == "\"" || character == "\\" { escaped.append("\\") }
-                    escaped.append(character)
-                }
-                return escaped + "\""
-            }.joined(separator: ",") + "}"
     }
 }

@@ -1,9 +1,9 @@
 internal import Foundation
 
 /// The settings of `iap-audit run`, read from a TOML file, then overridden by environment variables, then by flags.
-public struct RunConfiguration: Sendable, Equatable {
+package struct RunConfiguration: Sendable, Equatable {
     /// Where each setting's value came from, for `config check`.
-    public enum Source: String, Sendable {
+    package enum Source: String, Sendable {
         case defaultValue = "default"
         case file
         case environment
@@ -11,31 +11,31 @@ public struct RunConfiguration: Sendable, Equatable {
     }
 
     /// `[database] url`.
-    public var databaseURL: String?
+    package var databaseURL: String?
     /// `[inputs] catalog`.
-    public var catalogPath: String?
+    package var catalogPath: String?
     /// `[inputs] receipts`.
-    public var receiptPaths: [String] = []
+    package var receiptPaths: [String] = []
     /// `[inputs] sales`.
-    public var salesPaths: [String] = []
+    package var salesPaths: [String] = []
     /// `[output] directory`.
-    public var outputDirectory = "out"
+    package var outputDirectory = "out"
     /// `[output] reports` (empty: every batch report).
-    public var reports: [String] = []
+    package var reports: [String] = []
     /// `[output] formats`.
-    public var reportFormats: [ReportFormat] = [.csv, .html]
+    package var reportFormats: [ReportFormat] = [.csv, .html]
     /// `[reconciliation] time_zone`.
-    public var timeZone = "America/Los_Angeles"
+    package var timeZone = "America/Los_Angeles"
     /// `[privacy] pepper_file`.
-    public var pepperFile: String?
+    package var pepperFile: String?
     /// `[logging] format` (plain or json).
-    public var logFormat = "plain"
+    package var logFormat = "plain"
     /// `[logging] level`.
-    public var logLevel = "info"
+    package var logLevel = "info"
     /// `[detection.<rule>]` thresholds and windows (FRAUD.md's defaults where the file is silent).
-    public var detection = DetectionSettings()
+    package var detection = DetectionSettings()
     /// Where each key's value came from.
-    public var sources: [String: Source] = [:]
+    package var sources: [String: Source] = [:]
 
     /// Every key a file may set, with what it takes (for error messages).
     static let keys: [String: String] = [
@@ -49,10 +49,10 @@ public struct RunConfiguration: Sendable, Equatable {
     ]
 
     /// Defaults only.
-    public init() {}
+    package init() {}
 
     /// Reads a configuration file; unknown keys and wrong types are errors naming the key and the line.
-    public static func load(path: String) throws(IAPAuditError) -> RunConfiguration {
+    package static func load(path: String) throws(IAPAuditError) -> RunConfiguration {
         guard let data = FileManager.default.contents(atPath: path),
             let text = String(data: data, encoding: .utf8)
         else { throw IAPAuditError.configuration("cannot read \(path)") }
@@ -179,7 +179,7 @@ public struct RunConfiguration: Sendable, Equatable {
     }
 
     /// Applies `IAP_AUDIT_*` environment overrides (lists are colon-separated, like PATH).
-    public mutating func applyEnvironment(_ environment: [String: String]) {
+    package mutating func applyEnvironment(_ environment: [String: String]) {
         func set(_ key: String, _ variable: String, _ apply: (String) -> Void) {
             guard let value = environment[variable], !value.isEmpty else { return }
             apply(value)
@@ -195,7 +195,7 @@ public struct RunConfiguration: Sendable, Equatable {
     }
 
     /// The effective settings, one `key = value  # source` line each, secrets masked.
-    public var effectiveSettings: String {
+    package var effectiveSettings: String {
         var lines: [String] = []
         func line(_ key: String, _ value: String) {
             lines.append("\(key) = \(value)  # \((sources[key] ?? .defaultValue).rawValue)")

@@ -3,24 +3,24 @@
 ///
 /// Written here rather than pulled in as a dependency because errors must name the file line, every key must be
 /// known (unknown keys are errors), and the subset is small; anything outside it is rejected with its line.
-public struct TOMLDocument: Sendable, Equatable {
+package struct TOMLDocument: Sendable, Equatable {
     /// A value with the line it was set on.
-    public struct Entry: Sendable, Equatable {
-        public var value: TOMLValue
-        public var line: Int
+    package struct Entry: Sendable, Equatable {
+        package var value: TOMLValue
+        package var line: Int
     }
 
     /// `table.key` → entry; top-level keys have no table prefix.
-    public private(set) var entries: [String: Entry] = [:]
+    package private(set) var entries: [String: Entry] = [:]
     /// Table headers in the order they appeared, with their lines.
-    public private(set) var tables: [(name: String, line: Int)] = []
+    package private(set) var tables: [(name: String, line: Int)] = []
 
-    public static func == (lhs: TOMLDocument, rhs: TOMLDocument) -> Bool {
+    package static func == (lhs: TOMLDocument, rhs: TOMLDocument) -> Bool {
         lhs.entries == rhs.entries && lhs.tables.map(\.name) == rhs.tables.map(\.name)
     }
 
     /// Parses `text`; errors name the line.
-    public static func parse(_ text: String) throws(TOMLError) -> TOMLDocument {
+    package static func parse(_ text: String) throws(TOMLError) -> TOMLDocument {
         var document = TOMLDocument()
         var table = ""
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -65,7 +65,7 @@ public struct TOMLDocument: Sendable, Equatable {
 }
 
 /// A TOML value of the supported subset.
-public enum TOMLValue: Sendable, Equatable {
+package enum TOMLValue: Sendable, Equatable {
     case string(String)
     case integer(Int)
     case float(Double)
@@ -84,10 +84,10 @@ public enum TOMLValue: Sendable, Equatable {
 }
 
 /// A configuration file that is not valid (in our TOML subset), with the line that is wrong.
-public struct TOMLError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var line: Int
-    public var message: String
-    public var description: String { "line \(line): \(message)" }
+package struct TOMLError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var line: Int
+    package var message: String
+    package var description: String { "line \(line): \(message)" }
 }
 
 /// Reads one line of TOML.

@@ -1,9 +1,10 @@
+internal import EmbeddedPostgres
 internal import Foundation
-public import Logging
-public import Postgres
+package import Logging
+package import Postgres
 
 /// Where the database is: a server the user configured, or the embedded default.
-public enum DatabaseLocation: Sendable {
+package enum DatabaseLocation: Sendable {
     /// A conninfo or URL given with `--database-url` or `DATABASE_URL`.
     case url(String)
     /// libpq's own `PG*` variables or service file decide (an empty conninfo).
@@ -17,10 +18,10 @@ public enum DatabaseLocation: Sendable {
     ]
 
     /// The embedded server's default database.
-    public static let embeddedDatabaseName = "iap_audit"
+    package static let embeddedDatabaseName = "iap_audit"
 
     /// Resolves the location the way the README documents: flag, then `DATABASE_URL`, then `PG*`, then embedded.
-    public static func resolve(
+    package static func resolve(
         url: String?, environment: [String: String], embeddedDatabase: String = embeddedDatabaseName
     ) -> DatabaseLocation {
         if let url, !url.isEmpty { return .url(url) }
@@ -30,7 +31,7 @@ public enum DatabaseLocation: Sendable {
     }
 
     /// A description safe to log: never a password.
-    public var redactedDescription: String {
+    package var redactedDescription: String {
         switch self {
         case .url: "the server named by --database-url / DATABASE_URL"
         case .libpqEnvironment: "the server named by the PG* environment variables"
@@ -39,7 +40,7 @@ public enum DatabaseLocation: Sendable {
     }
 
     /// Connects (starting the embedded server and creating its database when needed) and migrates the schema.
-    public func connect(environment: [String: String], logger: Logger) throws -> Connection {
+    package func connect(environment: [String: String], logger: Logger) throws -> Connection {
         let connection: Connection
         do {
             switch self {

@@ -1,20 +1,20 @@
-public import Logging
-public import Postgres
+package import Logging
+package import Postgres
 
 /// Brings a database's schema up to date with the migrations built into this binary.
 ///
 /// Migrations are forward only: each file runs once, in its own transaction, and is recorded with a checksum; a
 /// changed file that was already applied is refused rather than silently re-interpreted.
-public struct Migrator {
+package struct Migrator {
     /// One migration: `0001_create_core.sql` has version 1.
-    public struct Migration: Sendable {
-        public let version: Int
-        public let name: String
-        public let text: String
-        public var checksum: String { SQLResources.checksum(text) }
+    package struct Migration: Sendable {
+        package let version: Int
+        package let name: String
+        package let text: String
+        package var checksum: String { SQLResources.checksum(text) }
 
         /// A migration from its parts (tests build altered ones).
-        public init(version: Int, name: String, text: String) {
+        package init(version: Int, name: String, text: String) {
             self.version = version
             self.name = name
             self.text = text
@@ -25,7 +25,7 @@ public struct Migrator {
     static let lockKey: Int64 = 0x4941_504D_4947_52
 
     /// The migrations built into this binary, in order.
-    public static var builtIn: [Migration] {
+    package static var builtIn: [Migration] {
         EmbeddedResources.migrations.compactMap { file in
             guard let version = Int(file.name.prefix { $0.isNumber }) else { return nil }
             return Migration(version: version, name: file.name, text: file.text)
@@ -36,14 +36,14 @@ public struct Migrator {
     private let logger: Logger
 
     /// A migrator for `migrations` (normally `builtIn`).
-    public init(migrations: [Migration] = Migrator.builtIn, logger: Logger) {
+    package init(migrations: [Migration] = Migrator.builtIn, logger: Logger) {
         self.migrations = migrations
         self.logger = logger
     }
 
     /// Applies every pending migration; returns the versions applied.
     @discardableResult
-    public func migrate(_ connection: Connection) throws -> [Int] {
+    package func migrate(_ connection: Connection) throws -> [Int] {
         try connection.transaction {
             try connection.advisoryTransactionLock(Self.lockKey)
             try connection.execute(
@@ -65,7 +65,7 @@ public struct Migrator {
                     "SELECT checksum FROM schema_migration WHERE version = $1", [migration.version],
                     context: "read schema_migration")
                 if recorded.rowCount > 0 {
-                    guard recorded.string(0, 0) == migration.checksum else {
+                    guard try recorded.requireString(0, 0) == migration.checksum else {
                         throw IAPAuditError.migrationChanged(name: migration.name)
                     }
                     return false
@@ -81,7 +81,8 @@ public struct Migrator {
                 applied.append(migration.version)
             }
         }
-        let newest = try connection.query("SELECT max(version) FROM schema_migration").int(0, 0) ?? 0
+        // NULL only while no migration is recorded; a non-integer would be a broken table and must not read as 0.
+        let newest = try connection.query("SELECT max(version) FROM schema_migration").decode(Int?.self, 0, 0) ?? 0
         if let known = migrations.last?.version, newest > known {
             throw IAPAuditError.schemaNewerThanBinary(database: newest, binary: known)
         }

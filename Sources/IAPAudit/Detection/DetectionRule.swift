@@ -1,5 +1,5 @@
 /// The fraud rules of FRAUD.md; each one's SQL is `sql/rules/<id>.sql`, built into the binary.
-public enum DetectionRule: String, Sendable, CaseIterable, Codable {
+package enum DetectionRule: String, Sendable, CaseIterable, Codable {
     case manyStoreAccounts = "many-store-accounts"
     case sharedStoreAccount = "shared-store-account"
     case receiptReplay = "receipt-replay"
@@ -14,7 +14,7 @@ public enum DetectionRule: String, Sendable, CaseIterable, Codable {
     case forgedFields = "forged-fields"
 
     /// The rule's id, as flags and `--rule` name it.
-    public var id: String { rawValue }
+    package var id: String { rawValue }
 
     /// The rule's SQL: one SELECT of (subject_kind, subject_key, severity, window_start, window_end, score,
     /// evidence), reading its settings from `$1`; a trailing `;` (for psql users) removed.

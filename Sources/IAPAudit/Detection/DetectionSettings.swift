@@ -5,103 +5,103 @@ internal import Foundation
 /// Apple publishes no thresholds: these are starting points analysts tune. Encoded with snake_case keys, which is
 /// also how each rule's SQL reads its part (`$1::jsonb ->> 'window_days'`). Decoding accepts a partial document:
 /// any key left out keeps its default.
-public struct DetectionSettings: Sendable, Equatable, Codable {
+package struct DetectionSettings: Sendable, Equatable, Codable {
     /// `many-store-accounts`: one app account paying from many App Store accounts.
-    public struct ManyStoreAccounts: Sendable, Equatable, Codable {
-        public var windowDays = 30
-        public var warningStoreAccounts = 3
-        public var highStoreAccounts = 5
-        public var burstHours = 24
+    package struct ManyStoreAccounts: Sendable, Equatable, Codable {
+        package var windowDays = 30
+        package var warningStoreAccounts = 3
+        package var highStoreAccounts = 5
+        package var burstHours = 24
         /// New store accounts (beyond the app account's first) within `burstHours` that make the flag high.
-        public var burstNewStoreAccounts = 2
-        public init() {}
+        package var burstNewStoreAccounts = 2
+        package init() {}
     }
 
     /// `shared-store-account`: one App Store account behind many app accounts.
-    public struct SharedStoreAccount: Sendable, Equatable, Codable {
-        public var windowDays = 30
-        public var minAppAccounts = 3
-        public init() {}
+    package struct SharedStoreAccount: Sendable, Equatable, Codable {
+        package var windowDays = 30
+        package var minAppAccounts = 3
+        package init() {}
     }
 
     /// `receipt-replay`: one purchase or receipt posted by several app accounts.
-    public struct ReceiptReplay: Sendable, Equatable, Codable {
-        public var minAccountsPerTransaction = 2
-        public var minAccountsPerOriginalTransaction = 3
-        public var windowDays = 30
-        public var minAccountsPerReceipt = 2
-        public init() {}
+    package struct ReceiptReplay: Sendable, Equatable, Codable {
+        package var minAccountsPerTransaction = 2
+        package var minAccountsPerOriginalTransaction = 3
+        package var windowDays = 30
+        package var minAccountsPerReceipt = 2
+        package init() {}
     }
 
     /// `invalid-receipts`: bursts of receipts Apple rejected.
-    public struct InvalidReceipts: Sendable, Equatable, Codable {
-        public var windowHours = 24
-        public var warningReceipts = 3
-        public var highReceipts = 5
+    package struct InvalidReceipts: Sendable, Equatable, Codable {
+        package var windowHours = 24
+        package var warningReceipts = 3
+        package var highReceipts = 5
         /// 21005, 21009 and 211xx are Apple's faults and must never be listed here.
-        public var countedStatuses = [21002, 21003, 21010]
+        package var countedStatuses = [21002, 21003, 21010]
         /// Statuses that flag at least `info` on their own (21003: not authentic).
-        public var infoStatuses = [21003]
-        public init() {}
+        package var infoStatuses = [21003]
+        package init() {}
     }
 
     /// `sandbox-in-production`.
-    public struct SandboxInProduction: Sendable, Equatable, Codable {
+    package struct SandboxInProduction: Sendable, Equatable, Codable {
         /// Account keys of App Review and internal testers, whose sandbox receipts are expected.
-        public var testerAccountKeys: [String] = []
-        public init() {}
+        package var testerAccountKeys: [String] = []
+        package init() {}
     }
 
     /// `refund-abuse`.
-    public struct RefundAbuse: Sendable, Equatable, Codable {
-        public var windowDays = 90
-        public var warningRefunds = 2
-        public var highRefunds = 3
-        public var minRefundRate = 0.5
-        public var minPurchasesForRate = 4
+    package struct RefundAbuse: Sendable, Equatable, Codable {
+        package var windowDays = 90
+        package var warningRefunds = 2
+        package var highRefunds = 3
+        package var minRefundRate = 0.5
+        package var minPurchasesForRate = 4
         /// `cancellation_reason` 1 is a problem in our app, not the customer's doing.
-        public var ignoredCancellationReasons = [1]
-        public init() {}
+        package var ignoredCancellationReasons = [1]
+        package init() {}
     }
 
     /// `purchase-velocity`.
-    public struct PurchaseVelocity: Sendable, Equatable, Codable {
-        public var shortWindowMinutes = 60
-        public var shortWindowPurchases = 3
-        public var longWindowHours = 24
-        public var longWindowPurchases = 10
-        public init() {}
+    package struct PurchaseVelocity: Sendable, Equatable, Codable {
+        package var shortWindowMinutes = 60
+        package var shortWindowPurchases = 3
+        package var longWindowHours = 24
+        package var longWindowPurchases = 10
+        package init() {}
     }
 
     /// `trial-cycling`.
-    public struct TrialCycling: Sendable, Equatable, Codable {
-        public var windowDays = 180
-        public var minIntroOfferStarts = 2
-        public init() {}
+    package struct TrialCycling: Sendable, Equatable, Codable {
+        package var windowDays = 180
+        package var minIntroOfferStarts = 2
+        package init() {}
     }
 
     /// `forged-fields`.
-    public struct ForgedFields: Sendable, Equatable, Codable {
+    package struct ForgedFields: Sendable, Equatable, Codable {
         /// An expiry this many years after the purchase is impossible ("decades ahead").
-        public var maxExpiryYearsAhead = 10
-        public init() {}
+        package var maxExpiryYearsAhead = 10
+        package init() {}
     }
 
-    public var manyStoreAccounts = ManyStoreAccounts()
-    public var sharedStoreAccount = SharedStoreAccount()
-    public var receiptReplay = ReceiptReplay()
-    public var invalidReceipts = InvalidReceipts()
-    public var sandboxInProduction = SandboxInProduction()
-    public var refundAbuse = RefundAbuse()
-    public var purchaseVelocity = PurchaseVelocity()
-    public var trialCycling = TrialCycling()
-    public var forgedFields = ForgedFields()
+    package var manyStoreAccounts = ManyStoreAccounts()
+    package var sharedStoreAccount = SharedStoreAccount()
+    package var receiptReplay = ReceiptReplay()
+    package var invalidReceipts = InvalidReceipts()
+    package var sandboxInProduction = SandboxInProduction()
+    package var refundAbuse = RefundAbuse()
+    package var purchaseVelocity = PurchaseVelocity()
+    package var trialCycling = TrialCycling()
+    package var forgedFields = ForgedFields()
 
     /// FRAUD.md's defaults.
-    public init() {}
+    package init() {}
 
     /// Decodes a (possibly partial) settings document: keys left out keep their defaults.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         self.init()
         let container = try decoder.container(keyedBy: CodingKeys.self)
         func merge<Value: Codable>(_ key: CodingKeys, into value: inout Value) throws {
@@ -132,7 +132,7 @@ public struct DetectionSettings: Sendable, Equatable, Codable {
     }
 
     /// The whole settings as JSON (snake_case keys, sorted), as recorded with each run.
-    public func jsonText() throws -> String {
+    package func jsonText() throws -> String {
         String(decoding: try Self.encoder.encode(self), as: UTF8.self)
     }
 

@@ -17,7 +17,8 @@ struct Detector {
     let logger: Logger
 
     func run(
-        rules: [DetectionRule], settings: DetectionSettings, runID: Int64, rebuildStoreAccounts: Bool
+        rules: [DetectionRule], settings: DetectionSettings, runID: Int64, rebuildStoreAccounts: Bool,
+        stop: StopRequest = StopRequest()
     ) throws -> DetectionSummary {
         guard try connection.tryAdvisoryLock(Self.lockKey) else {
             throw IAPAuditError.locked(holder: try connection.advisoryLockHolder(Self.lockKey))
@@ -48,6 +49,7 @@ struct Detector {
                     """, context: "refresh receipts and purchases")
         }
         for rule in rules {
+            try stop.check()
             summary.rules.append(try run(rule, settings: settings, runID: runID))
         }
         return summary
@@ -80,7 +82,7 @@ struct Detector {
                 let written = try connection.query(
                     try SQLResources.query("flag_upsert"), [rule.id, version, runID], context: "flags of \(rule.id)")
                 for row in 0..<written.rowCount {
-                    if written.bool(row, 0) == true { outcome.created += 1 } else { outcome.updated += 1 }
+                    if try written.requireBool(row, 0) { outcome.created += 1 } else { outcome.updated += 1 }
                 }
             }
         }
@@ -94,8 +96,8 @@ struct Detector {
     }
 
     private func timed(_ body: () throws -> Void) throws -> Double {
-        let started = DispatchTime.now()
+        let stopwatch = Stopwatch()
         try body()
-        return Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        return stopwatch.seconds
     }
 }

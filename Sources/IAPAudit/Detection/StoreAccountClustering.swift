@@ -30,12 +30,12 @@ struct StoreAccountClustering {
 
     /// Folds new receipt files into the clusters (all of them when `rebuild` or the catalog changed).
     func update(runID: Int64, rebuild: Bool) throws -> Outcome {
-        let started = DispatchTime.now()
+        let stopwatch = Stopwatch()
         var outcome = try connection.transaction { () throws -> Outcome in
             var outcome = Outcome()
             let fingerprint =
                 try connection.query(try SQLResources.query("catalog_fingerprint"))
-                .string(0, 0) ?? ""
+                .requireString(0, 0)
             let stored = try connection.query(
                 "SELECT value FROM detection_state WHERE name = 'store_account_catalog'"
             ).string(0, 0)
@@ -53,9 +53,9 @@ struct StoreAccountClustering {
             for statement in try SQLResources.statements(ofQuery: "store_accounts_prepare") {
                 try connection.query(statement, context: "prepare store-account clustering")
             }
-            outcome.filesRead = try connection.query("SELECT count(*) FROM cluster_file").int(0, 0) ?? 0
-            outcome.entriesRead = try connection.query("SELECT count(*) FROM cluster_entry").int(0, 0) ?? 0
-            outcome.nodes = try connection.query("SELECT count(*) FROM cluster_node").int(0, 0) ?? 0
+            outcome.filesRead = try connection.query("SELECT count(*) FROM cluster_file").requireInt(0, 0)
+            outcome.entriesRead = try connection.query("SELECT count(*) FROM cluster_entry").requireInt(0, 0)
+            outcome.nodes = try connection.query("SELECT count(*) FROM cluster_node").requireInt(0, 0)
             var sets = UnionFind(count: outcome.nodes)
             outcome.edges = try readEdges { a, b in sets.union(a, b) }
             try writeRoots(&sets)
@@ -64,13 +64,13 @@ struct StoreAccountClustering {
                     SQLPlaceholders(scanning: statement).numbers.isEmpty ? [] : [runID]
                 try connection.query(statement, parameters, context: "apply store-account clusters")
             }
-            outcome.renamed = try connection.query("SELECT count(*) FROM cluster_remap").int(0, 0) ?? 0
+            outcome.renamed = try connection.query("SELECT count(*) FROM cluster_remap").requireInt(0, 0)
             outcome.clustersWritten =
                 try connection.query("SELECT count(*) FROM store_account WHERE updated_run_id = $1", [runID])
-                .int(0, 0) ?? 0
+                .requireInt(0, 0)
             return outcome
         }
-        outcome.seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        outcome.seconds = stopwatch.seconds
         logger.info(
             "store accounts updated",
             metadata: [
@@ -91,10 +91,7 @@ struct StoreAccountClustering {
                 "FETCH FORWARD \(Self.fetchSize) FROM cluster_edges", context: "read edges")
             guard batch.rowCount > 0 else { break }
             for row in 0..<batch.rowCount {
-                guard let a = batch.int(row, 0), let b = batch.int(row, 1) else {
-                    throw IAPAuditError.internalInconsistency("a store-account edge has no node number")
-                }
-                body(Int32(a), Int32(b))
+                body(try batch.decode(Int32.self, row, 0), try batch.decode(Int32.self, row, 1))
             }
             total += batch.rowCount
         }

@@ -1,10 +1,10 @@
 internal import Foundation
 
 /// The example data shipped in the repository's `examples/` folder, used by `run --demo`.
-public enum ExampleData {
+package enum ExampleData {
     /// Finds `examples/` beside the working directory or above the executable (a `swift run` from the checkout, or
     /// an install that copied the folder next to `bin/`).
-    public static func locate(executablePath: String, workingDirectory: String) -> String? {
+    package static func locate(executablePath: String, workingDirectory: String) -> String? {
         var candidates = [workingDirectory]
         var directory = URL(fileURLWithPath: executablePath).resolvingSymlinksInPath().deletingLastPathComponent()
         while directory.path != "/" {
@@ -22,7 +22,7 @@ public enum ExampleData {
     }
 
     /// The run plan of the demo: the example catalog and receipts, reports into `outputDirectory`.
-    public static func plan(examples: String, outputDirectory: String) -> RunPlan {
+    package static func plan(examples: String, outputDirectory: String) -> RunPlan {
         var plan = RunPlan(outputDirectory: outputDirectory)
         plan.catalogPath = (examples as NSString).appendingPathComponent("catalog.json")
         plan.receiptPaths = [(examples as NSString).appendingPathComponent("receipts")]

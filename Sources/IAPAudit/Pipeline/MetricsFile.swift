@@ -1,12 +1,12 @@
-public import Foundation
+package import Foundation
 
 /// Writes a run's figures in Prometheus text format for node_exporter's textfile collector.
 ///
 /// Written to a temporary file in the same directory and renamed into place, so the collector never reads half a
 /// file.
-public enum MetricsFile {
+package enum MetricsFile {
     /// The metrics text for a finished run.
-    public static func text(summary: RunSummary, exitCode: Int32, finishedAt: Date) -> String {
+    package static func text(summary: RunSummary, exitCode: Int32, finishedAt: Date) -> String {
         var lines: [String] = []
         func metric(_ name: String, _ help: String, _ type: String, _ samples: [(labels: String, value: String)]) {
             lines.append("# HELP \(name) \(help)")
@@ -52,7 +52,7 @@ public enum MetricsFile {
     }
 
     /// Writes `text` to `path` atomically.
-    public static func write(_ text: String, to path: String) throws {
+    package static func write(_ text: String, to path: String) throws {
         let directory = (path as NSString).deletingLastPathComponent
         let temporary = (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).\(getpid())"
         try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))

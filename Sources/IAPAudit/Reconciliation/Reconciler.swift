@@ -1,24 +1,24 @@
 internal import AppStoreFormats
 internal import Foundation
-public import Logging
-public import Postgres
+package import Logging
+package import Postgres
 
 /// Compares recorded purchases with Apple's reports over a window of days and rewrites that window's
 /// `reconciliation_line`s (RECONCILIATION.md). The work is the set-based SQL in `sql/queries/reconcile.sql`.
-public struct Reconciler {
+package struct Reconciler {
     private let connection: Connection
     private let runID: Int64?
     private let logger: Logger
 
     /// A reconciler writing through `connection`, attributing lines to run `runID`.
-    public init(connection: Connection, runID: Int64?, logger: Logger) {
+    package init(connection: Connection, runID: Int64?, logger: Logger) {
         self.connection = connection
         self.runID = runID
         self.logger = logger
     }
 
     /// Reconciles the window in one transaction: the same data always gives the same lines.
-    public func reconcile(_ options: ReconcileOptions) throws -> ReconcileSummary {
+    package func reconcile(_ options: ReconcileOptions) throws -> ReconcileSummary {
         var summary = ReconcileSummary(timeZone: options.timeZone)
         let zone = try connection.query(
             "SELECT 1 FROM pg_timezone_names WHERE name = $1", [options.timeZone], context: "check time zone")
@@ -38,7 +38,7 @@ public struct Reconciler {
         guard from <= to else { throw IAPAuditError.usage("--from \(from) is after --to \(to)") }
         summary.from = from
         summary.to = to
-        let started = DispatchTime.now()
+        let stopwatch = Stopwatch()
         try connection.transaction { () throws -> Void in
             for (index, statement) in try SQLResources.statements(ofQuery: "reconcile").enumerated() {
                 // Only the first statement takes parameters; the rest read them from rc_setting.
@@ -46,8 +46,9 @@ public struct Reconciler {
                     index == 0 ? [from, to, options.timeZone, runID.map { Int($0) }] : []
                 try connection.query(statement, parameters, context: "reconcile \(from)…\(to)")
             }
-            for row in try connection.query("SELECT frequency, count(*) FROM rc_period GROUP BY 1").rows {
-                summary.periodsByFrequency[row[0] ?? "?"] = Int(row[1] ?? "") ?? 0
+            let periods = try connection.query("SELECT frequency, count(*) FROM rc_period GROUP BY 1")
+            for row in 0..<periods.rowCount {
+                summary.periodsByFrequency[try periods.requireString(row, 0)] = try periods.requireInt(row, 1)
             }
             summary.daysWithoutSalesReport =
                 try connection.query(
@@ -56,7 +57,7 @@ public struct Reconciler {
                     WHERE NOT EXISTS (SELECT 1 FROM rc_period p WHERE p.source = 'sales'
                         AND d.day::date BETWEEN p.begin_date AND p.end_date)
                     """
-                ).int(0, 0) ?? 0
+                ).requireInt(0, 0)
             let lines = try connection.query(
                 """
                 SELECT status, count(*), coalesce(sum(recorded_units), 0), coalesce(sum(reported_units), 0)
@@ -64,13 +65,13 @@ public struct Reconciler {
                 WHERE l.period_begin <= w.last_day AND l.period_end >= w.first_day
                 GROUP BY status
                 """)
-            for row in lines.rows {
-                summary.linesByStatus[row[0] ?? "?"] = Int(row[1] ?? "") ?? 0
-                summary.recordedUnits += Int(row[2] ?? "") ?? 0
-                summary.reportedUnits += Int(row[3] ?? "") ?? 0
+            for row in 0..<lines.rowCount {
+                summary.linesByStatus[try lines.requireString(row, 0)] = try lines.requireInt(row, 1)
+                summary.recordedUnits += try lines.requireInt(row, 2)
+                summary.reportedUnits += try lines.requireInt(row, 3)
             }
         }
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        let seconds = stopwatch.seconds
         logger.info(
             "reconciled",
             metadata: [

@@ -1,18 +1,18 @@
 internal import Foundation
-public import Postgres
-public import Reports
+package import Postgres
+package import Reports
 
 /// Runs the reports built in from `reports/` and writes them in the formats users asked for.
-public struct ReportRunner {
+package struct ReportRunner {
     private let connection: Connection
 
     /// A runner reading through `connection`.
-    public init(connection: Connection) {
+    package init(connection: Connection) {
         self.connection = connection
     }
 
     /// Every shipped report, by name.
-    public static func definitions() throws(IAPAuditError) -> [ReportDefinition] {
+    package static func definitions() throws(IAPAuditError) -> [ReportDefinition] {
         var definitions: [ReportDefinition] = []
         for file in EmbeddedResources.reports {
             let name = String(file.name.dropLast(".sql".count))
@@ -26,7 +26,7 @@ public struct ReportRunner {
     }
 
     /// The shipped report called `name`.
-    public static func definition(named name: String) throws(IAPAuditError) -> ReportDefinition {
+    package static func definition(named name: String) throws(IAPAuditError) -> ReportDefinition {
         let all = try definitions()
         guard let definition = all.first(where: { $0.name == name }) else {
             throw IAPAuditError.usage(
@@ -36,7 +36,7 @@ public struct ReportRunner {
     }
 
     /// Runs a report with `--param` values and returns its table.
-    public func run(_ definition: ReportDefinition, parameters: [String: String]) throws -> ReportTable {
+    package func run(_ definition: ReportDefinition, parameters: [String: String]) throws -> ReportTable {
         let bound: [String?]
         do {
             bound = try definition.bind(parameters)
@@ -55,7 +55,7 @@ public struct ReportRunner {
 
     /// Renders `table` as `format` into `directory/NAME.ext` (written atomically); returns the path.
     @discardableResult
-    public static func write(
+    package static func write(
         _ table: ReportTable, of definition: ReportDefinition, as format: ReportFormat, to directory: String
     ) throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -1,38 +1,58 @@
 internal import Foundation
-public import Postgres
+internal import Logging
+package import Postgres
 
 /// Records one command's run in `pipeline_run`: settings at the start, outcome and summary at the end.
-public struct RunRecorder {
+package struct RunRecorder {
     /// How a run ended.
-    public enum Outcome: String, Sendable {
+    package enum Outcome: String, Sendable {
         case succeeded, failed, interrupted, rejected
+        /// Left `running` by a process that was killed; marked by a later command.
+        case abandoned
     }
 
     private let connection: Connection
     /// The run's id.
-    public let id: Int64
+    package let id: Int64
 
     /// Inserts the run row.
-    public init(connection: Connection, command: String, settings: [String: String], version: String) throws {
+    package init(connection: Connection, command: String, settings: [String: String], version: String) throws {
         self.connection = connection
         let settingsJSON = String(decoding: try JSONEncoder.sorted.encode(settings), as: UTF8.self)
         let result = try connection.query(
             """
-            INSERT INTO pipeline_run (command, settings, host, pid, version) VALUES ($1, $2::jsonb, $3, $4, $5)
+            INSERT INTO pipeline_run (command, settings, host, pid, version, backend_pid, backend_start)
+            SELECT $1, $2::jsonb, $3, $4, $5, pid, backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid()
             RETURNING id
             """,
             [
                 command, settingsJSON, ProcessInfo.processInfo.hostName, Int(ProcessInfo.processInfo.processIdentifier),
                 version,
             ], context: "record run")
-        guard let id = result.string(0, 0).flatMap({ Int64($0) }) else {
-            throw IAPAuditError.internalInconsistency("pipeline_run insert returned no id")
+        self.id = try result.decode(Int64.self, 0, 0)
+    }
+
+    /// Marks as `abandoned` the runs still `running` whose server session is gone: their process was killed before
+    /// it could record an end. Rows from before sessions were recorded count once a day has passed.
+    static func markAbandoned(on connection: Connection, logger: Logger) throws {
+        let marked = try connection.query(
+            """
+            UPDATE pipeline_run r SET outcome = 'abandoned', finished_at = now()
+            WHERE r.outcome = 'running'
+              AND CASE WHEN r.backend_pid IS NULL THEN r.started_at < now() - interval '1 day'
+                       ELSE NOT EXISTS (SELECT 1 FROM pg_stat_activity a
+                                        WHERE a.pid = r.backend_pid AND a.backend_start = r.backend_start) END
+            RETURNING r.id
+            """, context: "mark abandoned runs")
+        for row in 0..<marked.rowCount {
+            logger.warning(
+                "an earlier run was killed before it could finish", metadata: ["run": "\(marked.string(row, 0) ?? "?")"]
+            )
         }
-        self.id = id
     }
 
     /// Stores the outcome, exit code and summary.
-    public func finish(outcome: Outcome, exitCode: Int32, summary: some Encodable) throws {
+    package func finish(outcome: Outcome, exitCode: Int32, summary: some Encodable) throws {
         let summaryJSON = String(decoding: try JSONEncoder.sorted.encode(summary), as: UTF8.self)
         try connection.query(
             """

@@ -5,22 +5,22 @@ internal import Foundation
 /// answer in `fraud-manifest.json`, beside a data set from `ReceiptDataGenerator` (same catalog).
 ///
 /// The file goes to `receipts/fraud/planted.jsonl`, so ingesting `receipts/` picks it up with the rest.
-public struct FraudPatternWriter: Sendable {
+package struct FraudPatternWriter: Sendable {
     /// The planted receipt file, relative to the output directory.
-    public static let receiptFile = "receipts/fraud/planted.jsonl"
+    package static let receiptFile = "receipts/fraud/planted.jsonl"
     /// The known answer, relative to the output directory.
-    public static let manifestFile = "fraud-manifest.json"
+    package static let manifestFile = "fraud-manifest.json"
 
     /// The first day of the planted activity.
-    public let startDay: CalendarDay
+    package let startDay: CalendarDay
 
     /// A writer planting activity from `startDay` on (the generator's default start, so both overlap).
-    public init(startDay: CalendarDay = .defaultStart) {
+    package init(startDay: CalendarDay = .defaultStart) {
         self.startDay = startDay
     }
 
     /// Writes the planted receipts and the manifest into `directory`; returns the manifest.
-    public func write(to directory: String) throws -> FraudManifest {
+    package func write(to directory: String) throws -> FraudManifest {
         var plan = FraudPlan(file: Self.receiptFile, startDay: startDay)
         plan.plantPatterns()
         plan.plantTraps()

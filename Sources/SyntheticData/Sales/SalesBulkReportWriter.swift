@@ -1,15 +1,15 @@
 /// Writes large daily Sales and Trends reports for throughput benchmarks: realistic rows (28 columns, many
 /// products, storefronts and prices, multi-member gzip) not tied to any receipts.
-public struct SalesBulkReportWriter: Sendable {
+package struct SalesBulkReportWriter: Sendable {
     /// Rows to write in total.
-    public var rows: Int
+    package var rows: Int
     /// Daily files to spread them over.
-    public var days: Int
+    package var days: Int
     /// Seeds every value.
-    public var seed: UInt64
+    package var seed: UInt64
 
     /// Creates a writer.
-    public init(rows: Int, days: Int, seed: UInt64 = 11) {
+    package init(rows: Int, days: Int, seed: UInt64 = 11) {
         self.rows = rows
         self.days = max(1, days)
         self.seed = seed
@@ -22,7 +22,7 @@ public struct SalesBulkReportWriter: Sendable {
     private static let types = ["IA1", "IA1", "IA1", "IAY", "IAY", "IA9", "IA3", "1F", "7F", "3F"]
 
     /// Writes `reports/S_D_<vendor>_<day>.txt.gz` under `directory`, one per day from `startDay`; returns the files.
-    public func write(
+    package func write(
         to directory: String, startDay: CalendarDay = .defaultStart, vendorNumber: String = "80099999"
     )
         throws -> [String]

@@ -6,14 +6,14 @@ internal import Foundation
 ///
 /// The reports are derived from the receipt files as written (see `SalesLedger`), so they agree with whatever the
 /// receipt generator does; weekly reports are sums of the daily ones, planted discrepancies included.
-public struct SalesReportGenerator: Sendable {
+package struct SalesReportGenerator: Sendable {
     /// The vendor number in the file names.
-    public var vendorNumber: String
+    package var vendorNumber: String
     /// Seeds the choice of the cells that get a discrepancy.
-    public var seed: UInt64
+    package var seed: UInt64
 
     /// Creates a generator.
-    public init(vendorNumber: String = "80012345", seed: UInt64 = 1) {
+    package init(vendorNumber: String = "80012345", seed: UInt64 = 1) {
         self.vendorNumber = vendorNumber
         self.seed = seed
     }
@@ -22,7 +22,7 @@ public struct SalesReportGenerator: Sendable {
     private typealias Row = SalesReportFileWriter.Row
 
     /// Reads the receipts listed in `receipts` under `directory` and writes the reports beside them.
-    public func write(to directory: String, receipts: GenerationManifest) throws -> SalesManifest {
+    package func write(to directory: String, receipts: GenerationManifest) throws -> SalesManifest {
         let catalog = SyntheticCatalog.standard
         let ledger = try SalesLedger.read(directory: directory, files: receipts.files.map(\.path), catalog: catalog)
         let start = receipts.scenario.startDay.epochDay

@@ -1,5 +1,6 @@
 import IAPAudit
 import Postgres
+import TestSupport
 import Testing
 
 struct MigratorTests {

@@ -1,6 +1,7 @@
 import Foundation
 import IAPAudit
 import Postgres
+import TestSupport
 import Testing
 
 /// An analyst's session, however long it is left open, never blocks a run — and a run never blocks analysts.

@@ -2,6 +2,7 @@ import Foundation
 import IAPAudit
 import Postgres
 import SyntheticData
+import TestSupport
 import Testing
 
 /// The `iap-audit` binary as users and cron drive it: output, files and exit codes.

@@ -1,6 +1,7 @@
 import Foundation
 import IAPAudit
 import SyntheticData
+import TestSupport
 import Testing
 
 /// `kill -9` at random moments of a run, ten times, then a clean run: the same final state as one uninterrupted run.

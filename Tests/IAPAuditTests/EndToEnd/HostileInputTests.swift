@@ -1,6 +1,7 @@
 import Foundation
 import IAPAudit
 import Postgres
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -22,27 +23,11 @@ struct HostileInputTests {
         + SalesTestData.row20(sku: "coins", type: "IA1", units: 1, begin: "03/02/2014", price: "0.99", parent: "GAME1")
         + "\n"
 
-    /// Runs the binary, killing it (and failing) if it has not finished in `seconds`: a hang must fail, not block.
+    /// Runs the binary; a run that hangs is killed after `seconds` and fails the test.
     static func run(_ arguments: [String], seconds: Double = 120) throws -> BinaryUnderTest.Outcome {
-        let (process, stdout, stderr) = try BinaryUnderTest.start(arguments)
-        defer {
-            try? FileManager.default.removeItem(at: stdout)
-            try? FileManager.default.removeItem(at: stderr)
-        }
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { usleep(50_000) }
-        let hung = process.isRunning
-        if hung {
-            process.terminate()
-            usleep(500_000)
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
-        process.waitUntilExit()
-        #expect(!hung, "iap-audit \(arguments.first ?? "") did not finish within \(Int(seconds)) s")
-        return BinaryUnderTest.Outcome(
-            status: process.terminationStatus,
-            stdout: (try? String(contentsOf: stdout, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOf: stderr, encoding: .utf8)) ?? "")
+        let outcome = try BinaryUnderTest.run(arguments, timeout: seconds)
+        #expect(!outcome.timedOut, "iap-audit \(arguments.prefix(2).joined(separator: " ")) hung for \(Int(seconds)) s")
+        return outcome
     }
 
     @Test func aValueTooLongForAnIndexIsQuarantinedAndEveryLaterStageRuns() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import IAPAudit
 import Postgres
+import TestSupport
 import Testing
 
 /// A spool a recorder is still writing: files grow between runs, are read mid-write, are copied and cut. Each record

@@ -2,6 +2,7 @@ import Foundation
 import IAPAudit
 import Postgres
 import SyntheticData
+import TestSupport
 import Testing
 
 /// What an operator relies on: dry runs keep nothing, metrics are written, signals stop cleanly.

@@ -1,8 +1,10 @@
 import AppStoreFormats
 import Foundation
-import IAPAudit
 import Logging
 import Postgres
+import TestSupport
+
+@testable import IAPAudit
 
 /// A migrated, empty database and a scratch directory for one test.
 struct TestWorkspace {

@@ -78,6 +78,7 @@ extension IngestSummary {
         filesSeen += 1
         filesFailed += 1
         quarantined += 1
+        quarantinedFileProblems += 1
         quarantinedByReason[failure.reason.rawValue, default: 0] += 1
     }
 }

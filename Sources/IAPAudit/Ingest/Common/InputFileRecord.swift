@@ -31,7 +31,7 @@ struct InputFileRecord {
     static func isStored(_ digest: FileDigest, kind: Kind, on connection: Connection) throws -> Bool {
         let existing = try connection.query(
             "SELECT id FROM input_file WHERE kind = $1 AND sha256 = $2::bytea",
-            [kind.rawValue, byteaText(digest.sha256)],
+            [kind.rawValue, PostgresBytes(digest.sha256)],
             context: "look up input file by hash")
         return existing.rowCount > 0
     }
@@ -84,7 +84,7 @@ struct InputFileRecord {
             RETURNING id
             """,
             [
-                id.map { Int($0) }, byteaText(digest.sha256), digest.size, kind.rawValue, path,
+                id.map { Int($0) }, PostgresBytes(digest.sha256), digest.size, kind.rawValue, path,
                 isGzip ? "gzip" : "none", runID.map { Int($0) }, start.offset, start.line,
                 start.continuesFileID.map { Int($0) }, modifiedAt.map { $0.timeIntervalSince1970 },
             ], context: "record input file")

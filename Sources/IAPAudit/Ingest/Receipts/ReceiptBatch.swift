@@ -67,7 +67,7 @@ final class ReceiptBatch {
                 counts.transactionEntries += receipt.transactions.count
             case .unreadable(let line, let number, let reason, let message, let excerpt):
                 if isStillBeingWritten && reason == .truncatedGzip { throw StillBeingWritten() }
-                if number != nil { counts.records += 1 }
+                if number != nil { counts.records += 1 } else { counts.quarantinedFileProblems += 1 }
                 try quarantine(
                     QuarantineRecord(
                         line: line, recordNumber: number, reason: reason, message: message, excerpt: excerpt),

@@ -1,13 +1,13 @@
-public import AppStoreFormats
+package import AppStoreFormats
 internal import Foundation
 internal import Gzip
-public import Logging
-public import Postgres
+package import Logging
+package import Postgres
 
 /// Loads recorded receipt files into PostgreSQL: each file once, atomically, bad records quarantined.
-public struct ReceiptIngest {
+package struct ReceiptIngest {
     /// Longest record accepted (a longer line is quarantined and skipped while streaming).
-    public static let defaultMaxRecordLength = 16 << 20
+    package static let defaultMaxRecordLength = 16 << 20
     /// Transaction-entry bytes buffered before the receipt COPY pauses to load them (bounds memory).
     static let entryBufferLimit = 8 << 20
     /// Receipt-row bytes per chunk handed from the parsing thread.
@@ -19,14 +19,14 @@ public struct ReceiptIngest {
     private let maxRecordLength: Int
     private let logger: Logger
     /// Called after each file, for a progress bar.
-    public var onProgress: ProgressHandler?
+    package var onProgress: ProgressHandler?
     /// A file changed less than this long ago may still be being written: its incomplete end waits for a later run.
-    public var settlingSeconds = ReceiptIngest.defaultSettlingSeconds
+    package var settlingSeconds = ReceiptIngest.defaultSettlingSeconds
     /// A recorder finishes a line in microseconds; a minute is ample and delays a finished file very little.
-    public static let defaultSettlingSeconds: Double = 60
+    package static let defaultSettlingSeconds: Double = 60
 
     /// An ingest writing through `connection`, hashing usernames with `hasher`, attributing rows to run `runID`.
-    public init(
+    package init(
         connection: Connection, hasher: AccountKeyHasher, runID: Int64?,
         maxRecordLength: Int = ReceiptIngest.defaultMaxRecordLength, logger: Logger
     ) {
@@ -39,7 +39,7 @@ public struct ReceiptIngest {
 
     /// Ingests every receipt file under `paths`; a `stop` request is honoured between files. A file that cannot be
     /// read or stored is quarantined as a whole and the batch goes on.
-    public func ingest(paths: [String], stop: StopRequest = StopRequest()) throws -> IngestSummary {
+    package func ingest(paths: [String], stop: StopRequest = StopRequest()) throws -> IngestSummary {
         let inputs = try InputFiles.expand(paths) { ReceiptFileFormat(fileName: $0) != nil }
         var summary = IngestSummary()
         try summary.recordSkipped(
@@ -75,7 +75,7 @@ public struct ReceiptIngest {
     }
 
     /// Ingests one file in one transaction; a file whose bytes were stored before is skipped.
-    public func ingest(file path: String) throws -> IngestSummary {
+    package func ingest(file path: String) throws -> IngestSummary {
         try ingest(try prepare(path), settled: SettledTransactions())
     }
 
@@ -214,7 +214,7 @@ public struct ReceiptIngest {
                 try connection.query(statement, context: "merge \(path)")
             }
             let conflicts = try connection.query(
-                try SQLResources.query("receipt_conflicts"), context: "record conflicting copies from \(path)")
+                try SQLResources.query("receipt_compare_copies"), context: "compare copies from \(path)")
             conflicting = (0..<conflicts.rowCount).map { row in
                 TransactionKey(
                     environment: conflicts.string(row, 0) ?? "", transactionID: conflicts.string(row, 1) ?? "")

@@ -2,7 +2,7 @@ internal import AppStoreFormats
 
 /// Remembers, for one file, the first copy of each transaction, so that only copies the server must look at are
 /// staged: the first one, later ones that disagree with it on identity (a conflict), and later ones that carry a
-/// refund or upgrade the first did not. In real data a subscriber's every receipt repeats their whole history; most
+/// refund, upgrade or expiry the first did not. In real data a subscriber's every receipt repeats their whole history; most
 /// copies are exact repeats and need no server work at all.
 struct TransactionCopies {
     private var firstCopies: [TransactionKey: TransactionIdentity] = [:]
@@ -22,7 +22,7 @@ struct TransactionCopies {
 }
 
 /// What the merge compares between copies of one transaction: the fields Apple never changes (a difference is a
-/// conflict) and the refund and upgrade marks (a later copy may add them).
+/// conflict), the refund and upgrade marks, and whether an expiry is known (a later copy may add them).
 struct TransactionIdentity: Hashable {
     var productID: String
     /// To the second: copies with and without milliseconds are the same date.
@@ -30,6 +30,7 @@ struct TransactionIdentity: Hashable {
     var originalTransactionID: String?
     var isCancelled: Bool
     var isUpgraded: Bool
+    var hasExpiry: Bool
 
     init(_ entry: TransactionEntry) {
         productID = entry.productID
@@ -37,6 +38,7 @@ struct TransactionIdentity: Hashable {
         originalTransactionID = entry.originalTransactionID
         isCancelled = entry.cancellationDate != nil
         isUpgraded = entry.isUpgraded == true
+        hasExpiry = entry.expiresDate != nil
     }
 
     private static func second(of timestamp: Timestamp) -> Int64 {

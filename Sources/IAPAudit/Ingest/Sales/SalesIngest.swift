@@ -1,13 +1,13 @@
 internal import AppStoreFormats
 internal import Foundation
-public import Logging
-public import Postgres
+package import Logging
+package import Postgres
 
 /// Loads Sales and Trends, financial and subscription report files into PostgreSQL: each file once by content hash,
 /// atomically; rows through COPY with every column kept; bad lines quarantined; findings about a file recorded.
-public struct SalesIngest {
+package struct SalesIngest {
     /// Longest line accepted; Apple's rows are a few hundred bytes, so anything near this is not a report.
-    public static let defaultMaxLineLength = 1 << 20
+    package static let defaultMaxLineLength = 1 << 20
     /// Quarantine bytes collected before the row COPY pauses to load them (bounds memory on a file of bad lines).
     static let quarantineBufferLimit = 4 << 20
 
@@ -17,7 +17,7 @@ public struct SalesIngest {
     private let logger: Logger
 
     /// An ingest writing through `connection`, attributing files to run `runID`.
-    public init(
+    package init(
         connection: Connection, runID: Int64?, maxLineLength: Int = SalesIngest.defaultMaxLineLength, logger: Logger
     ) {
         self.connection = connection
@@ -29,13 +29,14 @@ public struct SalesIngest {
     /// Ingests every report file under `paths` (files as named; in directories, `.txt`, `.tsv`, `.csv`, each
     /// optionally `.gz`).
     /// A file that cannot be read or stored is quarantined as a whole and the batch goes on.
-    public func ingest(paths: [String]) throws -> SalesIngestSummary {
+    package func ingest(paths: [String], stop: StopRequest = StopRequest()) throws -> SalesIngestSummary {
         let inputs = try InputFiles.expand(paths) { SalesFileKind.accepts(fileName: $0) }
         var summary = SalesIngestSummary()
         try summary.ingest.recordSkipped(
             inputs, expected: "report files are .txt, .tsv, .csv, optionally .gz", runID: runID,
             connection: connection, logger: logger)
         for path in inputs.files {
+            try stop.check()
             do {
                 summary.add(try ingest(file: path))
             } catch {
@@ -47,7 +48,7 @@ public struct SalesIngest {
     }
 
     /// Ingests one file in one transaction; a file whose bytes were stored before is skipped.
-    public func ingest(file path: String) throws -> SalesIngestSummary {
+    package func ingest(file path: String) throws -> SalesIngestSummary {
         var summary = SalesIngestSummary()
         summary.ingest.filesSeen = 1
         let stopwatch = Stopwatch()

@@ -1,12 +1,12 @@
 /// What one `ingest sales` did: the counts every ingest has, plus the findings recorded about files as a whole.
-public struct SalesIngestSummary: Sendable, Codable, Equatable {
+package struct SalesIngestSummary: Sendable, Codable, Equatable {
     /// Files, rows read, stored and quarantined (`transactionEntries` stays 0).
-    public var ingest = IngestSummary()
+    package var ingest = IngestSummary()
     /// Findings recorded in `sales_report_finding`, by code (`header-only`, `total-rows-mismatch`, …).
-    public var findingsByCode: [String: Int] = [:]
+    package var findingsByCode: [String: Int] = [:]
 
     /// An empty summary.
-    public init() {}
+    package init() {}
 
     mutating func add(_ other: SalesIngestSummary) {
         ingest.add(other.ingest)

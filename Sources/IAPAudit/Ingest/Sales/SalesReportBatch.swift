@@ -45,7 +45,7 @@ final class SalesReportBatch {
             }
             switch item {
             case .decodingFailed(let line, let reason, let message):
-                try quarantine(line: line, reason: reason, message: message, excerpt: [])
+                try quarantine(line: line, reason: reason, message: message, excerpt: [], isFileProblem: true)
                 isDone = true
                 return
             case .unreadableLine(let number, let reason, let message, let excerpt):
@@ -91,14 +91,17 @@ final class SalesReportBatch {
 
     /// Quarantines a problem with the whole file (`line` 0) or with its header.
     func quarantineFileProblem(line: Int, reason: QuarantineReason, message: String) throws {
-        try quarantine(line: line, reason: reason, message: message, excerpt: [])
+        try quarantine(line: line, reason: reason, message: message, excerpt: [], isFileProblem: true)
     }
 
-    private func quarantine(line: Int, reason: QuarantineReason, message: String, excerpt: [UInt8]) throws {
+    private func quarantine(
+        line: Int, reason: QuarantineReason, message: String, excerpt: [UInt8], isFileProblem: Bool = false
+    ) throws {
         let record = QuarantineRecord(
             line: line, recordNumber: nil, reason: reason, message: message, excerpt: excerpt)
         try record.append(to: &quarantine, fileID: fileID, path: path, runID: runID)
         counts.quarantined += 1
+        if isFileProblem { counts.quarantinedFileProblems += 1 }
         counts.quarantinedByReason[reason.rawValue, default: 0] += 1
         logger.debug("quarantined", metadata: ["file": "\(path)", "line": "\(line)", "reason": "\(reason.rawValue)"])
     }

@@ -139,6 +139,37 @@ struct ReceiptIngestBadInputTests {
         #expect(try test.count("SELECT count(*) FROM receipt_purchase") == 4)
     }
 
+    /// A subscription's `in_app` copy may lack the expiry its `latest_receipt_info` copy carries, in one response
+    /// or in a later one; the stored transaction gets it either way (and a conflicting copy never gives one).
+    @Test func takesAnExpiryOnlyALaterCopyCarries() throws {
+        let test = try TestWorkspace()
+        func entry(_ id: String, product: String = "monthly", expires: String? = nil) -> String {
+            let expiry = expires.map { #", "expires_date_ms": "\#($0)""# } ?? ""
+            let purchase = #""purchase_date_ms": "1393754400000""#
+            return #"{"product_id": "\#(product)", "transaction_id": "\#(id)", \#(purchase)\#(expiry)}"#
+        }
+        func record(inApp: [String], latest: [String]) -> String {
+            let inApp = inApp.joined(separator: ", "), latest = latest.joined(separator: ", ")
+            let receipt = #"{"bundle_id": "com.example.game", "in_app": [\#(inApp)]}"#
+            return #"{"response": {"status": 0, "receipt": \#(receipt), "latest_receipt_info": [\#(latest)]}}"#
+        }
+        let withinOneResponse = record(inApp: [entry("2001")], latest: [entry("2001", expires: "1396346400000")])
+        let laterResponse = record(inApp: [entry("2002"), entry("2003")], latest: [])
+        let laterWithExpiry = record(
+            inApp: [entry("2002", product: "yearly", expires: "1425290400000")],
+            latest: [entry("2002", expires: "1396346400000"), entry("2003", expires: "1396346400001")])
+        try test.write("a/1.jsonl", withinOneResponse + "\n" + laterResponse + "\n")
+        try test.write("a/2.jsonl", laterWithExpiry + "\n")
+        _ = try test.workspace.ingestReceipts(paths: [test.directory.appendingPathComponent("a").path])
+        let expiries = try test.connection.query(
+            "SELECT transaction_id, (extract(epoch FROM expires_date) * 1000)::bigint FROM purchase ORDER BY 1")
+        #expect((0..<expiries.rowCount).map { expiries.string($0, 0) ?? "" } == ["2001", "2002", "2003"])
+        #expect(
+            (0..<expiries.rowCount).map { expiries.string($0, 1) }
+                == ["1396346400000", "1396346400000", "1396346400001"])
+        #expect(try test.count("SELECT count(*) FROM purchase_conflict WHERE product_id = 'yearly'") == 1)
+    }
+
     @Test func refusesAMissingPath() throws {
         let test = try TestWorkspace()
         #expect(throws: IAPAuditError.self) {

@@ -1,13 +1,41 @@
-import Foundation
-import Logging
+internal import Foundation
+package import Logging
 
-/// The executable's one logging set-up.
-enum LogSetup {
+/// Log output formats on stderr.
+package enum LogFormat: String, Sendable, CaseIterable {
+    /// `time level message key=value…` lines.
+    case plain
+    /// One JSON object per line, for log shippers.
+    case json
+}
+
+/// The least important log level shown: swift-log's levels, spelled so the executable needs no import of its own.
+package enum LogLevel: String, Sendable, CaseIterable {
+    case trace, debug, info, notice, warning, error, critical
+
+    var level: Logger.Level {
+        switch self {
+        case .trace: .trace
+        case .debug: .debug
+        case .info: .info
+        case .notice: .notice
+        case .warning: .warning
+        case .error: .error
+        case .critical: .critical
+        }
+    }
+}
+
+/// The logger a command hands to `Workspace`: the executable passes it on and never logs itself.
+package typealias CommandLogger = Logger
+
+/// The executable's one logging set-up: swift-log bootstrapped once, to stderr.
+package enum LogSetup {
     /// Bootstraps swift-log once, to stderr, and returns the root logger.
-    static func bootstrap(format: LogFormat, level: Logger.Level) -> Logger {
+    package static func bootstrap(format: LogFormat, level: LogLevel) -> CommandLogger {
         LoggingBootstrap.once(format: format)
         var logger = Logger(label: "iap-audit")
-        logger.logLevel = level
+        logger.logLevel = level.level
         return logger
     }
 }

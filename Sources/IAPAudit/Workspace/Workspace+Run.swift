@@ -3,65 +3,60 @@ internal import Logging
 internal import Postgres
 
 extension Workspace {
-    /// Advisory-lock key that makes `run` exclusive across processes ("IAPRUN" in ASCII).
-    public static let runLockKey: Int64 = 0x4941_5052_554E
-
     /// `iap-audit run`: catalog → ingest receipts → ingest sales → detect → reconcile → reports, under the lock,
     /// recorded as one run.
     ///
     /// A `stop` request (SIGINT/SIGTERM) is honoured between files: the file in progress is finished, the run is
     /// recorded as interrupted. A dry run does all of it inside one transaction that is rolled back.
-    public func run(_ plan: RunPlan, stop: StopRequest = StopRequest()) throws -> RunSummary {
-        guard try connection.tryAdvisoryLock(Self.runLockKey) else {
-            throw IAPAuditError.locked(holder: try connection.advisoryLockHolder(Self.runLockKey))
+    package func run(_ plan: RunPlan, stop: StopRequest = StopRequest()) throws -> RunSummary {
+        let stopwatch = Stopwatch()
+        defer { logger.info("run finished", metadata: ["seconds": "\(stopwatch.formattedSeconds)"]) }
+        return try exclusively {
+            guard plan.isDryRun else { return try runStages(plan, stop: stop) }
+            var summary = try connection.rollingBack { try runStages(plan, stop: stop) }
+            summary.isDryRun = true
+            return summary
         }
-        defer { try? connection.advisoryUnlock(Self.runLockKey) }
-        guard plan.isDryRun else { return try runStages(plan, stop: stop) }
-        var summary = try connection.rollingBack { try runStages(plan, stop: stop) }
-        summary.isDryRun = true
-        return summary
     }
 
     private func runStages(_ plan: RunPlan, stop: StopRequest) throws -> RunSummary {
         try recordingRun(
             "run", settings: ["output_directory": plan.outputDirectory],
-            outcome: { summary in
-                settings.isStrict && summary.quarantined > 0 ? (.rejected, 65) : (.succeeded, 0)
-            }
+            outcome: { summary in outcome(quarantined: summary.quarantined, filesFailed: summary.filesFailed) }
         ) { run in
             var summary = RunSummary()
             if let catalogPath = plan.catalogPath {
-                summary.catalog = try timed("catalog", into: &summary) {
-                    try importCatalog(path: catalogPath, bundleID: nil)
+                // A catalog that cannot be read keeps the one in force; the rest of the batch still runs.
+                do {
+                    summary.catalog = try timed("catalog", into: &summary) {
+                        try importCatalog(path: catalogPath, bundleID: nil)
+                    }
+                } catch IAPAuditError.input(let message) {
+                    summary.catalogError = message
+                    logger.error("catalog not imported; the one in force stays", metadata: ["error": "\(message)"])
                 }
             }
             if !plan.receiptPaths.isEmpty {
                 summary.receipts = try timed("ingest receipts", into: &summary) {
-                    var ingest = ReceiptIngest(
-                        connection: connection, hasher: settings.hasher, runID: run.id, logger: logger)
-                    ingest.onProgress = onProgress
-                    return try ingest.ingest(paths: plan.receiptPaths, stop: stop)
+                    try ingestReceiptsStage(paths: plan.receiptPaths, runID: run.id, stop: stop)
                 }
             }
             if !plan.salesPaths.isEmpty {
                 summary.sales = try timed("ingest sales", into: &summary) {
-                    try SalesIngest(connection: connection, runID: run.id, logger: logger).ingest(
-                        paths: plan.salesPaths)
+                    try ingestSalesStage(paths: plan.salesPaths, runID: run.id, stop: stop)
                 }
             }
             try stop.check()
             summary.detection = try timed("detect", into: &summary) {
-                try Detector(connection: connection, logger: logger)
-                    .run(
-                        rules: DetectionRule.allCases, settings: plan.detection, runID: run.id,
-                        rebuildStoreAccounts: false)
+                try detectStage(
+                    rules: DetectionRule.allCases, settings: plan.detection, rebuildStoreAccounts: false,
+                    runID: run.id, stop: stop)
             }
             try stop.check()
             // Reconcile whenever reports are stored: new receipts can settle lines of earlier days too.
-            if try connection.query("SELECT EXISTS (SELECT 1 FROM sales_report_period)").bool(0, 0) == true {
+            if try connection.query("SELECT EXISTS (SELECT 1 FROM sales_report_period)").requireBool(0, 0) {
                 summary.reconciliation = try timed("reconcile", into: &summary) {
-                    try Reconciler(connection: connection, runID: run.id, logger: logger)
-                        .reconcile(ReconcileOptions(timeZone: plan.timeZone))
+                    try reconcileStage(ReconcileOptions(timeZone: plan.timeZone), runID: run.id)
                 }
             }
             if !plan.isDryRun {

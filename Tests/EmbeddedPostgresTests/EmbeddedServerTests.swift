@@ -1,5 +1,5 @@
+import EmbeddedPostgres
 import Foundation
-import Postgres
 import Testing
 
 #if canImport(Glibc)

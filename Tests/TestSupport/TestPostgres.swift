@@ -1,12 +1,13 @@
+package import EmbeddedPostgres
 import Foundation
-import Logging
+package import Logging
 import Postgres
 
 /// A real, throw-away PostgreSQL for the tests: one private server per test process (started with the same code as
 /// the embedded default), and a fresh database per test so suites run in parallel without seeing each other.
-enum TestPostgres {
+package enum TestPostgres {
     /// The server's home; removed when the test process exits.
-    static let home: String = {
+    package static let home: String = {
         // CI points IAP_AUDIT_TEST_TMPDIR at a folder of its own run, so it can clean up after a crashed test process.
         let root = ProcessInfo.processInfo.environment["IAP_AUDIT_TEST_TMPDIR"] ?? "/tmp"
         let path = "\(root)/iap-audit-tests-\(getpid())"
@@ -29,19 +30,19 @@ enum TestPostgres {
         return endpoint
     }
 
-    static let logger: Logger = {
+    package static let logger: Logger = {
         var logger = Logger(label: "iap-audit-tests")
         logger.logLevel = .warning
         return logger
     }()
 
     /// The running server (started on first use).
-    static func endpoint() throws -> EmbeddedServer.Endpoint {
+    package static func endpoint() throws -> EmbeddedServer.Endpoint {
         try server.get()
     }
 
     /// Creates an empty database with a unique name and returns its conninfo.
-    static func freshDatabase(prefix: String = "t") throws -> String {
+    package static func freshDatabase(prefix: String = "t") throws -> String {
         let endpoint = try endpoint()
         let name = "\(prefix)_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
         let admin = try Connection(conninfo: endpoint.connectionString(database: "postgres"), logger: logger)

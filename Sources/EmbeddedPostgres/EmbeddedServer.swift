@@ -1,5 +1,5 @@
 import Foundation
-public import Logging
+package import Logging
 
 #if canImport(Glibc)
     import Glibc
@@ -15,25 +15,25 @@ public import Logging
 /// `postgres/server.log`, and `postgres.lock` (serialises `start`, `stop` and `destroy` across processes).
 /// Authentication is `trust`, which is safe only because nothing but the socket's owner (and root) can enter the
 /// socket directory and no TCP port is opened.
-public struct EmbeddedServer: Sendable {
+package struct EmbeddedServer: Sendable {
     /// Where a started server accepts connections.
-    public struct Endpoint: Sendable, Equatable {
+    package struct Endpoint: Sendable, Equatable {
         /// The directory holding the server's Unix socket (libpq's `host`).
-        public let socketDirectory: String
+        package let socketDirectory: String
         /// The port number that names the socket file (`.s.PGSQL.<port>`).
-        public let port: Int
+        package let port: Int
         /// The superuser role created at `initdb`.
-        public let user: String
+        package let user: String
 
         /// Describes a server listening in `socketDirectory`.
-        public init(socketDirectory: String, port: Int, user: String) {
+        package init(socketDirectory: String, port: Int, user: String) {
             self.socketDirectory = socketDirectory
             self.port = port
             self.user = user
         }
 
         /// A libpq keyword/value connection string for `database` on this server.
-        public func connectionString(database: String) -> String {
+        package func connectionString(database: String) -> String {
             [
                 ("host", socketDirectory), ("port", String(port)), ("user", user), ("dbname", database),
             ]
@@ -51,7 +51,7 @@ public struct EmbeddedServer: Sendable {
     }
 
     /// Whether the server's cluster exists and whether its postmaster runs.
-    public enum Status: Sendable, Equatable {
+    package enum Status: Sendable, Equatable {
         /// No cluster has been created under the home yet.
         case notInitialised
         /// The cluster exists and no server runs on it.
@@ -61,7 +61,7 @@ public struct EmbeddedServer: Sendable {
     }
 
     /// How `stop` shuts the server down (`pg_ctl stop -m`).
-    public enum StopMode: String, Sendable {
+    package enum StopMode: String, Sendable {
         /// Roll back open transactions, disconnect clients, checkpoint, exit.
         case fast
         /// Exit at once; the next start runs crash recovery.
@@ -80,13 +80,13 @@ public struct EmbeddedServer: Sendable {
     static let logRotationBytes = 16 << 20
 
     /// The directory that holds everything this server keeps.
-    public let home: String
+    package let home: String
     /// The PostgreSQL binaries that run the server.
-    public let installation: PostgresInstallation
+    package let installation: PostgresInstallation
     private let logger: Logger
 
     /// Describes a server under `home` (made absolute) run by `installation`; nothing happens until `start`.
-    public init(
+    package init(
         home: String,
         installation: PostgresInstallation,
         logger: Logger = Logger(label: "iap-audit.embedded-postgres", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -98,7 +98,7 @@ public struct EmbeddedServer: Sendable {
 
     /// The home to use when none is configured: `IAP_AUDIT_HOME`; `/var/lib/iap-audit` for root;
     /// else `$XDG_DATA_HOME/iap-audit`, else `$HOME/.local/share/iap-audit`.
-    public static func defaultHome(environment: [String: String]) -> String {
+    package static func defaultHome(environment: [String: String]) -> String {
         if let home = environment["IAP_AUDIT_HOME"], !home.isEmpty {
             return home
         }
@@ -116,15 +116,15 @@ public struct EmbeddedServer: Sendable {
     }
 
     /// `home/postgres`: everything the server user owns.
-    public var clusterDirectory: String { home + "/postgres" }
+    package var clusterDirectory: String { home + "/postgres" }
     /// `home/postgres/data`: the PostgreSQL data directory.
-    public var dataDirectory: String { clusterDirectory + "/data" }
+    package var dataDirectory: String { clusterDirectory + "/data" }
     /// `home/postgres/run`: the Unix socket directory.
-    public var socketDirectory: String { clusterDirectory + "/run" }
+    package var socketDirectory: String { clusterDirectory + "/run" }
     /// `home/postgres/server.log`: the server's own log.
-    public var logFile: String { clusterDirectory + "/server.log" }
+    package var logFile: String { clusterDirectory + "/server.log" }
     /// Where the server accepts connections once started.
-    public var endpoint: Endpoint {
+    package var endpoint: Endpoint {
         Endpoint(socketDirectory: socketDirectory, port: Self.port, user: Self.superuser)
     }
 
@@ -137,7 +137,7 @@ public struct EmbeddedServer: Sendable {
 
     /// Creates the cluster if needed and starts the server unless it already runs; safe to call from several
     /// processes at once.
-    public func start() throws -> Endpoint {
+    package func start() throws -> Endpoint {
         try checkPaths()
         let serviceUser = try ServiceUser.forServer()
         try prepareHome(for: serviceUser)
@@ -168,7 +168,7 @@ public struct EmbeddedServer: Sendable {
     }
 
     /// Stops the server, waiting until it has exited; does nothing when it does not run.
-    public func stop(mode: StopMode = .fast) throws {
+    package func stop(mode: StopMode = .fast) throws {
         guard isInitialised else { return }
         let serviceUser = try ServiceUser.forServer()
         try withExclusiveLock {
@@ -177,14 +177,14 @@ public struct EmbeddedServer: Sendable {
     }
 
     /// Whether the cluster exists and the server runs.
-    public func status() -> Status {
+    package func status() -> Status {
         currentStatus(as: try? ServiceUser.forServer())
     }
 
     /// Stops the server at once and removes `home/postgres`; for throw-away servers.
     ///
     /// `postgres.lock` stays: removing a lock file another process may be waiting on would let two of them in.
-    public func destroy() throws {
+    package func destroy() throws {
         guard FileManager.default.fileExists(atPath: clusterDirectory) else { return }
         let serviceUser = try ServiceUser.forServer()
         try withExclusiveLock {

@@ -1,5 +1,5 @@
 /// Why the embedded PostgreSQL server could not be found, started, stopped or removed.
-public enum EmbeddedServerError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum EmbeddedServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No directory with `initdb` and `pg_ctl` was found; `searched` lists where we looked.
     case postgresNotInstalled(searched: [String])
     /// Running as root, but neither a `postgres` nor a `nobody` user exists to run the server as.
@@ -18,7 +18,7 @@ public enum EmbeddedServerError: Error, Sendable, Equatable, CustomStringConvert
     case commandFailed(command: String, status: Int32, output: String)
 
     /// What failed, on what, and what to do about it.
-    public var description: String {
+    package var description: String {
         switch self {
         case .postgresNotInstalled(let searched):
             return "PostgreSQL server binaries not found (looked in \(searched.joined(separator: ", "))). "

@@ -1,11 +1,11 @@
-import Foundation
+package import Foundation
 
 /// A fresh directory for one test's fixtures, removed when the value is released at the end of the test.
-final class TemporaryDirectory {
-    let url: URL
+package final class TemporaryDirectory {
+    package let url: URL
 
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("GzipTests-\(UUID().uuidString)")
+    package init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
@@ -14,13 +14,13 @@ final class TemporaryDirectory {
     }
 
     /// The path of `name` inside the directory (the file need not exist).
-    func path(_ name: String) -> String {
+    package func path(_ name: String) -> String {
         url.appendingPathComponent(name).path
     }
 
     /// Writes `bytes` to `name` and returns its path.
     @discardableResult
-    func write(_ bytes: [UInt8], to name: String) throws -> String {
+    package func write(_ bytes: [UInt8], to name: String) throws -> String {
         let path = path(name)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return path

@@ -1,29 +1,29 @@
 import Foundation
 
 /// The PostgreSQL server binaries (`initdb`, `pg_ctl`, `postgres`, `psql`) installed on this machine.
-public struct PostgresInstallation: Sendable, Equatable {
+package struct PostgresInstallation: Sendable, Equatable {
     /// The directory holding the server binaries.
-    public let binDirectory: String
+    package let binDirectory: String
 
     /// Uses `binDirectory` as is; `find` is the checked way to get one.
-    public init(binDirectory: String) {
+    package init(binDirectory: String) {
         self.binDirectory = binDirectory
     }
 
     /// The absolute path of the PostgreSQL program `name` (such as `"psql"`) in this installation.
-    public func executable(_ name: String) -> String {
+    package func executable(_ name: String) -> String {
         (binDirectory as NSString).appendingPathComponent(name)
     }
 
     /// Finds the installation from this process's environment and the real file system.
-    public static func find() throws -> PostgresInstallation {
+    package static func find() throws -> PostgresInstallation {
         try find(environment: ProcessInfo.processInfo.environment, searchRoot: "/")
     }
 
     /// Finds the server binaries, in order: `IAP_AUDIT_PG_BINDIR`; `pg_config --bindir` when `pg_config` is on the
     /// environment's `PATH`; the highest version under `<searchRoot>/usr/lib/postgresql/*/bin`;
     /// `<searchRoot>/usr/local/pgsql/bin`. A directory counts only if it holds `initdb` and `pg_ctl`.
-    public static func find(environment: [String: String], searchRoot: String) throws -> PostgresInstallation {
+    package static func find(environment: [String: String], searchRoot: String) throws -> PostgresInstallation {
         var searched: [String] = []
 
         // An explicit choice that is wrong is an error, not a hint to guess elsewhere.
@@ -63,6 +63,11 @@ public struct PostgresInstallation: Sendable, Equatable {
         ["initdb", "pg_ctl"].allSatisfy {
             FileManager.default.isExecutableFile(atPath: (directory as NSString).appendingPathComponent($0))
         }
+    }
+
+    /// The first executable `name` in the environment's `PATH` (e.g. a client-only install's `psql`), or nil.
+    package static func executable(_ name: String, onPathOf environment: [String: String]) -> String? {
+        executableOnPath(name, path: environment["PATH"] ?? "")
     }
 
     private static func executableOnPath(_ name: String, path: String) -> String? {

@@ -1,0 +1,31 @@
+internal import SyntheticData
+
+/// Deterministic synthetic data for benchmarks and the examples (`iap-audit generate receipts`).
+package enum SyntheticDataSet {
+    /// Writes a catalog, receipts and a manifest to `directory` (plus planted fraud patterns and sales reports when
+    /// asked), handing `report` one summary line per part as soon as it is written.
+    ///
+    /// `entries` 0 means the small example preset; the same `seed` writes the same bytes.
+    package static func write(
+        to directory: String, entries: Int, seed: UInt64?, compress: Bool, withFraud: Bool, withSales: Bool,
+        report: (String) -> Void
+    ) throws {
+        var scenario = entries > 0 ? ReceiptScenario.benchmark(entries: entries) : ReceiptScenario.small
+        if let seed { scenario.seed = seed }
+        let manifest = try ReceiptDataGenerator(scenario: scenario).write(to: directory, compress: compress)
+        if withFraud {
+            let fraud = try FraudPatternWriter().write(to: directory)
+            report("planted \(fraud.planted.count) fraud patterns and \(fraud.traps.count) false-positive traps")
+        }
+        if withSales {
+            let sales = try SalesReportGenerator().write(to: directory, receipts: manifest)
+            report(
+                "wrote \(sales.dailyFiles.count) daily and \(sales.weeklyFiles.count) weekly sales reports, "
+                    + "\(sales.plants.count) planted discrepancies")
+        }
+        report(
+            "wrote \(manifest.files.count) files: \(manifest.records) records (\(manifest.badRecords) bad), "
+                + "\(manifest.transactionEntries) transaction entries, \(manifest.distinctTransactions) distinct "
+                + "transactions")
+    }
+}

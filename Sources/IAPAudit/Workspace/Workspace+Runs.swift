@@ -1,0 +1,131 @@
+internal import Foundation
+internal import Logging
+internal import Postgres
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
+
+/// Every command that changes data is exclusive of every other (one advisory lock) and recorded in `pipeline_run`
+/// with the outcome and exit code it really had.
+extension Workspace {
+    /// Advisory-lock key that makes data-changing commands exclusive across processes ("IAPRUN" in ASCII).
+    package static let runLockKey: Int64 = 0x4941_5052_554E
+
+    /// How long to wait for a dead client's server session to let go of the lock before giving up with 75.
+    static let orphanedLockWait: Double = 15
+
+    /// Runs `body` holding the run lock: a second command at once exits 75 with the holder named. A holder whose
+    /// client is gone (killed on this host) has its server session ended, so the next run does not wait for it.
+    func exclusively<Result>(_ body: () throws -> Result) throws -> Result {
+        if try !connection.tryAdvisoryLock(Self.runLockKey) {
+            guard try endOrphanedHolder(), try waitForRunLock(seconds: Self.orphanedLockWait) else {
+                throw IAPAuditError.locked(holder: try connection.advisoryLockHolder(Self.runLockKey))
+            }
+        }
+        defer { try? connection.advisoryUnlock(Self.runLockKey) }
+        return try body()
+    }
+
+    /// Ends the server session holding the run lock when it belongs to a run whose client process on this host no
+    /// longer exists (killed with SIGKILL: its session goes on until its statement ends). True when it did.
+    private func endOrphanedHolder() throws -> Bool {
+        let holder = try connection.query(
+            """
+            SELECT r.pid, r.host, l.pid
+            FROM pg_locks l JOIN pipeline_run r ON r.backend_pid = l.pid AND r.outcome = 'running'
+            JOIN pg_stat_activity a ON a.pid = l.pid AND a.backend_start = r.backend_start
+            WHERE l.locktype = 'advisory' AND l.granted
+              AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+              AND l.classid = (($1::bigint >> 32) & 4294967295)::bigint::oid
+              AND l.objid = ($1::bigint & 4294967295)::bigint::oid AND l.objsubid = 1
+            ORDER BY r.id DESC LIMIT 1
+            """, [Self.runLockKey], context: "find the run lock's holder")
+        guard holder.rowCount == 1, let clientPID = holder.int(0, 0), let backendPID = holder.int(0, 2),
+            holder.string(0, 1) == ProcessInfo.processInfo.hostName
+        else { return false }
+        // kill(pid, 0) probes without signalling: ESRCH means no such process.
+        guard kill(pid_t(clientPID), 0) != 0 && errno == ESRCH else { return false }
+        logger.warning(
+            "the run lock is held by the server session of a run whose process is gone; ending that session",
+            metadata: ["client_pid": "\(clientPID)", "server_pid": "\(backendPID)"])
+        try connection.query("SELECT pg_terminate_backend($1)", [backendPID], context: "end an orphaned session")
+        return true
+    }
+
+    private func waitForRunLock(seconds: Double) throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        repeat {
+            if try connection.tryAdvisoryLock(Self.runLockKey) { return true }
+            usleep(100_000)
+        } while Date() < deadline
+        return false
+    }
+
+    /// Runs `body` as a recorded run of `command`; the run row gets the outcome and the summary `body` returns. Runs
+    /// that an earlier process left `running` (it was killed) are marked `abandoned` first.
+    package func recordingRun<Summary: Encodable>(
+        _ command: String, settings runSettings: [String: String] = [:],
+        outcome: (Summary) -> (RunRecorder.Outcome, Int32), _ body: (RunRecorder) throws -> Summary
+    ) throws -> Summary {
+        try RunRecorder.markAbandoned(on: connection, logger: logger)
+        let recorder = try RunRecorder(
+            connection: connection, command: command, settings: runSettings, version: Self.version)
+        do {
+            let summary = try body(recorder)
+            let (result, code) = outcome(summary)
+            try recorder.finish(outcome: result, exitCode: code, summary: summary)
+            return summary
+        } catch {
+            let error = explainingLockTimeout(error)
+            if connection.isOK {
+                let wrapped = IAPAuditError.wrapping(error)
+                let code = wrapped?.exitCode ?? 70
+                let result: RunRecorder.Outcome = if case .interrupted = wrapped { .interrupted } else { .failed }
+                try? recorder.finish(
+                    outcome: result, exitCode: code, summary: ["error": wrapped.map { "\($0)" } ?? "\(error)"])
+            }
+            throw error
+        }
+    }
+
+    /// A lock wait that ran out (SQLSTATE 55P03) as the error a user can act on: which sessions hold locks in this
+    /// database, oldest transaction first. The failed statement's transaction is rolled back, so the connection can
+    /// still ask; the sessions that held locks for at least the timeout are the ones it waited for.
+    func explainingLockTimeout(_ error: any Error) -> any Error {
+        guard let failure = error as? PostgresError, failure.sqlState == "55P03", connection.isOK else { return error }
+        let holders = try? connection.query(
+            """
+            SELECT a.pid, coalesce(a.usename, '?'), coalesce(nullif(a.application_name, ''), '?'), coalesce(a.state, '?'),
+                   to_char(a.xact_start, 'YYYY-MM-DD HH24:MI:SS TZ')
+            FROM pg_stat_activity a
+            WHERE a.datname = current_database() AND a.pid <> pg_backend_pid() AND a.xact_start IS NOT NULL
+              AND EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = a.pid AND l.granted AND l.locktype = 'relation')
+            ORDER BY a.xact_start LIMIT 3
+            """, context: "name the sessions holding locks")
+        let named = (0..<(holders?.rowCount ?? 0)).compactMap { row -> String? in
+            guard let holders else { return nil }
+            return "session \(holders.string(row, 0) ?? "?") (user \(holders.string(row, 1) ?? "?"), "
+                + "\(holders.string(row, 2) ?? "?"), \(holders.string(row, 3) ?? "?") since \(holders.string(row, 4) ?? "?"))"
+        }
+        return IAPAuditError.lockTimeout(seconds: settings.lockTimeout, holders: named)
+    }
+
+    /// The exit code of an ingest: 65 when a file failed, or (under `--strict`) when anything was quarantined.
+    package func exitCode(of summary: IngestSummary) -> Int32 { outcome(of: summary).1 }
+
+    /// The exit code of a whole run, by the same rule.
+    package func exitCode(of summary: RunSummary) -> Int32 {
+        outcome(quarantined: summary.quarantined, filesFailed: summary.filesFailed).1
+    }
+
+    /// The outcome of an ingest: files that failed make it fail (65); quarantined records only under `--strict`.
+    func outcome(of summary: IngestSummary) -> (RunRecorder.Outcome, Int32) {
+        outcome(quarantined: summary.quarantined, filesFailed: summary.filesFailed)
+    }
+
+    func outcome(quarantined: Int, filesFailed: Int) -> (RunRecorder.Outcome, Int32) {
+        if filesFailed > 0 { return (.rejected, 65) }
+        return settings.isStrict && quarantined > 0 ? (.rejected, 65) : (.succeeded, 0)
+    }
+}
