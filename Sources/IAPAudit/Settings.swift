@@ -1,6 +1,14 @@
 package import AppStoreFormats
 internal import Foundation
 
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Musl)
+    internal import Musl
+#elseif canImport(Darwin)
+    internal import Darwin
+#endif
+
 /// Settings every command shares, resolved from flags and the environment by the executable.
 package struct Settings: Sendable {
     /// Where the database is.
@@ -55,7 +63,21 @@ package struct Settings: Sendable {
     /// it never shows in `ps` or shell history.
     package static func pepper(environment: [String: String]) throws(IAPAuditError) -> [UInt8]? {
         if let path = environment["IAP_AUDIT_PEPPER_FILE"], !path.isEmpty {
-            guard var bytes = FileManager.default.contents(atPath: path).map(Array.init) else {
+            guard let file = FileHandle(forReadingAtPath: path) else {
+                throw IAPAuditError.configuration("cannot read the pepper file named by IAP_AUDIT_PEPPER_FILE")
+            }
+            defer { try? file.close() }
+            // Checked on the open file, so the file judged is the file read.
+            var status = stat()
+            guard fstat(file.fileDescriptor, &status) == 0 else {
+                throw IAPAuditError.configuration("cannot read the pepper file named by IAP_AUDIT_PEPPER_FILE")
+            }
+            try checkPrivate(pepperFile: path, mode: UInt32(status.st_mode), owner: UInt32(status.st_uid))
+            var bytes: [UInt8]
+            do {
+                // nil at once means an empty file, refused below.
+                bytes = Array(try file.readToEnd() ?? Data())
+            } catch {
                 throw IAPAuditError.configuration("cannot read the pepper file named by IAP_AUDIT_PEPPER_FILE")
             }
             // Editors add a final newline; it is not part of the secret.
@@ -65,5 +87,22 @@ package struct Settings: Sendable {
         }
         if let pepper = environment["IAP_AUDIT_PEPPER"], !pepper.isEmpty { return Array(pepper.utf8) }
         return nil
+    }
+
+    /// Refuses a pepper file others could read or change, as ssh refuses such a private key: group or other
+    /// permission bits, or an owner other than this process's user or root (docs/decisions.md, Operating).
+    static func checkPrivate(pepperFile path: String, mode: UInt32, owner: UInt32) throws(IAPAuditError) {
+        let permissions = mode & 0o777
+        if permissions & 0o077 != 0 {
+            throw IAPAuditError.configuration(
+                "the pepper file \(path) is accessible by group or others (mode 0\(String(permissions, radix: 8))); "
+                    + "the pepper must stay secret: chmod 600 \(path)")
+        }
+        let user = UInt32(geteuid())
+        if owner != user && owner != 0 {
+            throw IAPAuditError.configuration(
+                "the pepper file \(path) belongs to another user (uid \(owner)), who could read or replace it; "
+                    + "it must belong to the user iap-audit runs as (uid \(user)) or root: chown \(user) \(path)")
+        }
     }
 }

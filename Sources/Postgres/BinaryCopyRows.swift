@@ -77,6 +77,15 @@ package struct BinaryCopyRows {
         bytes.append(contentsOf: value)
     }
 
+    /// A `jsonb` field from the UTF-8 bytes of a JSON text, or NULL: jsonb's binary form is a version byte (1) and then
+    /// the text, which the server parses and checks as it would a text COPY.
+    package mutating func jsonb(utf8 value: [UInt8]?) {
+        guard let value else { return null() }
+        field(length: 1 + value.count)
+        bytes.append(1)
+        bytes.append(contentsOf: value)
+    }
+
     /// A `bytea` field, or NULL.
     package mutating func bytea(_ value: [UInt8]?) {
         guard let value else { return null() }

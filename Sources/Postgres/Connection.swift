@@ -51,7 +51,8 @@ package final class Connection {
         guard PQstatus(connection) == CONNECTION_OK else {
             let message = Self.trimmed(String(cString: PQerrorMessage(connection)))
             PQfinish(connection)
-            throw PostgresError(kind: .connection, message: message, context: "connect")
+            throw PostgresError(
+                kind: .connection, message: Self.connectMessage(message, conninfo: conninfo), context: "connect")
         }
         self.handle = connection
         // libpq prints NOTICEs to stderr by default; a batch tool's stderr is its log, so silence them.
@@ -120,6 +121,26 @@ package final class Connection {
             sqlState: sqlState, detail: field(UInt8(ascii: "D")), hint: field(UInt8(ascii: "H")), context: context)
     }
 
+    /// libpq's connect error made safe to print: libpq quotes parts of a connection string it cannot parse (the
+    /// whole URI, a percent-encoded password, a keyword that runs on to the password) and the server may quote a
+    /// database name that was meant as a URL, so every such part is redacted.
+    static func connectMessage(_ message: String, conninfo: String) -> String {
+        let redacted = ConnectionStringRedaction(conninfo: conninfo).redact(message)
+        guard ConnectionStringRedaction.isConnectionString(conninfo), !isParsable(conninfo) else { return redacted }
+        return "the connection string is not valid: " + redacted
+    }
+
+    /// Whether libpq can parse `conninfo` (a URL or `key=value` string) without connecting.
+    static func isParsable(_ conninfo: String) -> Bool {
+        var error: UnsafeMutablePointer<CChar>?
+        let options = PQconninfoParse(conninfo, &error)
+        defer {
+            if let options { PQconninfoFree(options) }
+            if let error { PQfreemem(error) }
+        }
+        return options != nil
+    }
+
     static func trimmed(_ message: String) -> String {
         var text = Substring(message)
         while let last = text.last, last.isWhitespace { text = text.dropLast() }
@@ -141,4 +162,93 @@ func withOptionalCStringArray<R>(_ strings: [String?], _ body: (UnsafePointer<Un
     defer { duplicates.forEach { free($0) } }
     let pointers = duplicates.map { UnsafePointer($0) } + [nil]
     return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
+}
+
+/// Removes what a libpq connect error may echo of a connection string: quoted fragments of it (libpq quotes the whole
+/// URI, a bad percent-encoded token, a keyword running on to the next `=`), `password=…`, `user:password@`, and the
+/// password itself wherever it appears. Uses the standard library's `Regex`, so the module needs no Foundation.
+struct ConnectionStringRedaction {
+    static let placeholder = "(redacted)"
+    /// The password as written in the connection string and percent-decoded, longest first.
+    let secrets: [String]
+    let conninfo: String
+
+    init(conninfo: String) {
+        self.conninfo = conninfo
+        var found: [String] = []
+        if let match = conninfo.firstMatch(of: #/://[^/?#@]*:([^/?#@]*)@/#) { found.append(String(match.1)) }
+        for match in conninfo.matches(of: #/[?&]password=([^&#]*)/#) { found.append(String(match.1)) }
+        for match in conninfo.matches(of: #/password\s*=\s*(?:'((?:[^'\\]|\\.)*)'?|([^\s']\S*))/#) {
+            if let quoted = match.1 { found.append(String(quoted.replacing(#"\'"#, with: "'"))) }
+            if let bare = match.2 { found.append(String(bare)) }
+        }
+        found += found.compactMap(Self.percentDecoded)
+        secrets = Array(Set(found.filter { !$0.isEmpty })).sorted { $0.count > $1.count }
+    }
+
+    /// Whether libpq reads `conninfo` as a connection string rather than a database name (with `expand_dbname`).
+    static func isConnectionString(_ conninfo: String) -> Bool {
+        conninfo.contains("=") || conninfo.hasPrefix("postgresql://") || conninfo.hasPrefix("postgres://")
+    }
+
+    /// `message` with every quoted part that is, or holds, a piece of a connection string or a secret replaced.
+    func redact(_ message: String) -> String {
+        var text = message
+        if !conninfo.isEmpty { text = text.replacing(conninfo, with: Self.placeholder) }
+        text = redactQuotedParts(text)
+        // Outside quotes: a password in either syntax; a secret of a few characters or more anywhere.
+        text = text.replacing(#/password\s*=\s*(?:'(?:[^'\\]|\\.)*'?|[^\s"]*)/#) { _ in
+            "password=\(Self.placeholder)"
+        }
+        text = text.replacing(#/://([^:/?#@\s"]*):[^@\s"]*@/#) { match in "://\(match.1):\(Self.placeholder)@" }
+        for secret in secrets where secret.count >= 4 {
+            text = text.replacing(secret, with: Self.placeholder)
+        }
+        return text
+    }
+
+    private func redactQuotedParts(_ message: String) -> String {
+        var result = ""
+        var rest = Substring(message)
+        while let open = rest.firstIndex(of: "\"") {
+            result += rest[...open]
+            let afterOpen = rest.index(after: open)
+            guard let close = rest[afterOpen...].firstIndex(of: "\"") else {
+                // An unterminated quote: everything after it may be the string itself.
+                let tail = rest[afterOpen...]
+                return result + (isSensitive(tail) ? Self.placeholder : String(tail))
+            }
+            let quoted = rest[afterOpen..<close]
+            result += isSensitive(quoted) ? Self.placeholder : String(quoted)
+            result += "\""
+            rest = rest[rest.index(after: close)...]
+        }
+        return result + rest
+    }
+
+    /// A quoted part is sensitive when it holds a secret or looks like (part of) a connection string.
+    private func isSensitive(_ quoted: Substring) -> Bool {
+        if secrets.contains(where: { quoted.contains($0) }) { return true }
+        if quoted.contains("://") || quoted.contains("@") { return true }
+        return quoted.contains(#/[A-Za-z_]\s*=/#)
+    }
+
+    /// `text` with `%XX` escapes decoded (invalid UTF-8 repaired), or nil when it has none.
+    static func percentDecoded(_ text: String) -> String? {
+        guard text.contains("%") else { return nil }
+        var bytes: [UInt8] = []
+        var utf8 = text.utf8[...]
+        while let byte = utf8.first {
+            utf8 = utf8.dropFirst()
+            if byte == UInt8(ascii: "%"), utf8.count >= 2,
+                let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16)
+            {
+                bytes.append(value)
+                utf8 = utf8.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }

@@ -6,6 +6,9 @@ extension ReportRenderer {
     static let utf8ByteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// RFC 4180 CSV: a BOM, a header row of column names, CRLF after every record, NULL as an empty field.
+    ///
+    /// Values stay verbatim, bidi and other invisible controls included: CSV is data for the next program, and an
+    /// analyst comparing product ids must get the exact bytes. The HTML and Markdown pages show controls visibly.
     static func csv(_ table: ReportTable) -> [UInt8] {
         var out = RenderBuffer()
         out.reserveCapacity(estimatedSize(table, rows: table.rows.count))

@@ -15,20 +15,20 @@ extension ReportRenderer {
         out.write("<meta name=\"color-scheme\" content=\"light dark\">\n<title>")
         appendHTMLEscaped(table.title, to: &out)
         out.write("</title>\n<style>\n\(stylesheet)</style>\n</head>\n<body>\n<main>\n<header>\n<h1>")
-        appendHTMLEscaped(table.title, to: &out)
+        appendHTMLEscaped(table.title, controls: .htmlSpan, to: &out)
         out.write("</h1>\n<p class=\"description\">")
-        appendHTMLEscaped(table.description, to: &out)
+        appendHTMLEscaped(table.description, controls: .htmlSpan, to: &out)
         out.write("</p>\n")
         if !table.parameters.isEmpty {
             out.write("<p class=\"meta\">Parameters: ")
             for (index, parameter) in table.parameters.enumerated() {
                 if index > 0 { out.write(", ") }
                 out.write("<code>")
-                appendHTMLEscaped(parameter.name, to: &out)
+                appendHTMLEscaped(parameter.name, controls: .htmlSpan, to: &out)
                 out.write("</code> = ")
                 if let value = parameter.value {
                     out.write("<code>")
-                    appendHTMLEscaped(value, to: &out)
+                    appendHTMLEscaped(value, controls: .htmlSpan, to: &out)
                     out.write("</code>")
                 } else {
                     out.write("<em>(none)</em>")
@@ -37,7 +37,7 @@ extension ReportRenderer {
             out.write("</p>\n")
         }
         out.write("<p class=\"meta\">Generated ")
-        appendHTMLEscaped(table.generatedAt, to: &out)
+        appendHTMLEscaped(table.generatedAt, controls: .htmlSpan, to: &out)
         out.write(" · \(rowCount(table.rows.count))</p>\n</header>\n")
 
         guard !table.rows.isEmpty, !table.columns.isEmpty else {
@@ -57,13 +57,13 @@ extension ReportRenderer {
             out += svg
             if !notes.isEmpty {
                 out.write("<figcaption>")
-                appendHTMLEscaped(notes.joined(separator: " "), to: &out)
+                appendHTMLEscaped(notes.joined(separator: " "), controls: .htmlSpan, to: &out)
                 out.write("</figcaption>\n")
             }
             out.write("</figure>\n")
         case .omitted(let reason):
             out.write("<p class=\"note\">No chart: ")
-            appendHTMLEscaped(reason, to: &out)
+            appendHTMLEscaped(reason, controls: .htmlSpan, to: &out)
             out.write(".</p>\n")
         }
     }
@@ -78,7 +78,7 @@ extension ReportRenderer {
         out.write("<div class=\"table-wrap\">\n<table>\n<thead>\n<tr>")
         for column in table.columns {
             out.write(column.kind.isNumeric ? "<th scope=\"col\" class=\"num\">" : "<th scope=\"col\">")
-            appendHTMLEscaped(column.name, to: &out)
+            appendHTMLEscaped(column.name, controls: .htmlSpan, to: &out)
             out.write("</th>")
         }
         out.write("</tr>\n</thead>\n<tbody>\n")
@@ -98,7 +98,7 @@ extension ReportRenderer {
                     continue
                 }
                 out.write(classes[index])
-                appendHTMLEscaped(displayText(value, kind: column.kind), to: &out)
+                appendHTMLEscaped(displayText(value, kind: column.kind), controls: .htmlSpan, to: &out)
                 out.write("</td>")
             }
             out.write("</tr>\n")
@@ -106,27 +106,64 @@ extension ReportRenderer {
         out.write("</tbody>\n</table>\n</div>\n")
     }
 
+    /// How an invisible control in a value is shown.
+    enum ControlMarkup {
+        /// As the plain marker `⟨U+202E⟩`: for attributes, `<title>` and tooltips, which take no markup.
+        case plain
+        /// As `<span class="control" title="U+202E RIGHT-TO-LEFT OVERRIDE">⟨U+202E⟩</span>`, in HTML content.
+        case htmlSpan
+        /// As `<tspan class="control">⟨U+202E⟩</tspan>`, inside an SVG `<text>`.
+        case svgTSpan
+    }
+
     /// Escapes `& < > " '` so text is safe both between tags and inside quoted attributes.
+    ///
+    /// Invisible controls become plain `⟨U+202E⟩` markers, so no value can reorder or hide text anywhere on the page.
     static func appendHTMLEscaped(_ text: String, to out: inout RenderBuffer) {
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "&"): out.write("&amp;")
-            case UInt8(ascii: "<"): out.write("&lt;")
-            case UInt8(ascii: ">"): out.write("&gt;")
-            case UInt8(ascii: "\""): out.write("&quot;")
-            case UInt8(ascii: "'"): out.write("&#39;")
-            default: out.append(byte)
+        appendHTMLEscaped(text, controls: .plain, to: &out)
+    }
+
+    /// Escapes `text` for HTML, showing invisible controls as `controls` says.
+    static func appendHTMLEscaped(_ text: String, controls: ControlMarkup, to out: inout RenderBuffer) {
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out.write("&amp;")
+            case "<": out.write("&lt;")
+            case ">": out.write("&gt;")
+            case "\"": out.write("&quot;")
+            case "'": out.write("&#39;")
+            case _ where isInvisibleControl(scalar):
+                switch controls {
+                case .plain:
+                    out.write(controlMarker(scalar))
+                case .htmlSpan:
+                    out.write("<span class=\"control\" title=\"\(controlDescription(scalar))\">")
+                    out.write(controlMarker(scalar))
+                    out.write("</span>")
+                case .svgTSpan:
+                    out.write("<tspan class=\"control\">\(controlMarker(scalar))</tspan>")
+                }
+            case _ where scalar.isASCII:
+                out.append(UInt8(truncatingIfNeeded: scalar.value))
+            default:
+                if let encoded = UTF8.encode(scalar) { out.append(contentsOf: encoded) }
             }
         }
     }
 
     /// System fonts, zebra rows, a sticky header, right-aligned numbers, and colours that follow the dark mode setting.
+    ///
+    /// Every value is its own bidi island (`unicode-bidi: plaintext` is `<bdi>`: isolated, direction from its first
+    /// strong letter), so a right-to-left product title reads right to left and cannot reorder the text after it.
+    /// Invisible controls are shown as `.control` markers, so a spoofed id stands out.
     static let stylesheet = """
         :root { color-scheme: light dark; --bg: #ffffff; --fg: #1f2328; --muted: #59636e; --line: #d1d9e0;
-          --zebra: #f6f8fa; --head: #eaeef2; --note-bg: #fff8c5; --note-line: #d4a72c; }
+          --zebra: #f6f8fa; --head: #eaeef2; --note-bg: #fff8c5; --note-line: #d4a72c;
+          --control-fg: #a40e26; --control-bg: #ffebe9; }
         @media (prefers-color-scheme: dark) {
           :root { --bg: #0d1117; --fg: #e6edf3; --muted: #9198a1; --line: #3d444d;
-            --zebra: #151b23; --head: #212830; --note-bg: #272115; --note-line: #9e6a03; }
+            --zebra: #151b23; --head: #212830; --note-bg: #272115; --note-line: #9e6a03;
+            --control-fg: #ffa198; --control-bg: #490202; }
         }
         * { box-sizing: border-box; }
         body { margin: 0; padding: 24px; background: var(--bg); color: var(--fg);
@@ -155,6 +192,10 @@ extension ReportRenderer {
         thead th { position: sticky; top: 0; background: var(--head); font-weight: 600; white-space: nowrap; }
         tbody tr:nth-child(even) { background: var(--zebra); }
         .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+        td, th, .meta code { unicode-bidi: plaintext; }
+        .control { color: var(--control-fg); background: var(--control-bg); border-radius: 3px; padding: 0 2px;
+          font: 0.85em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; white-space: nowrap; }
+        .chart .control { fill: var(--control-fg); }
         td.null::after { content: "NULL"; color: var(--muted); font-style: italic; font-size: 0.85em; }
         @media print { .table-wrap { max-height: none; overflow: visible; } }
 

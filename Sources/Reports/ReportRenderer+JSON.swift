@@ -3,6 +3,9 @@ extension ReportRenderer {
     ///
     /// Numbers stay numbers (PostgreSQL's text is JSON number syntax; NaN and Infinity become strings), booleans
     /// become `true`/`false`, json columns are embedded as JSON, NULL is `null`, everything else is a string.
+    ///
+    /// Strings stay verbatim (JSON escapes only what its grammar needs), bidi and other invisible controls included:
+    /// JSON is data, and the exact value is what a consumer must see. The HTML and Markdown pages show them visibly.
     static func json(_ table: ReportTable) -> [UInt8] {
         var out = RenderBuffer()
         out.reserveCapacity(estimatedSize(table, rows: table.rows.count) * 2)

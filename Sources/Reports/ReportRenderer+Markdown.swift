@@ -50,21 +50,29 @@ extension ReportRenderer {
     /// `|` would end the cell; `\` `` ` `` `*` `_` `[` `]` `~` `#` would start escapes, code, emphasis, links,
     /// strikethrough or close a heading; `<` `>` `&` would be read as inline HTML or entities. Line breaks become
     /// `<br>` because a raw newline ends the table row.
+    ///
+    /// Invisible controls become plain `⟨U+202E⟩` markers, as in HTML: Markdown is read both raw (in an editor or a
+    /// terminal, where a right-to-left override reorders the line just the same) and rendered (where raw HTML such as
+    /// `<span title>` may be stripped), and plain text reads in both. CSV and JSON keep values verbatim: they are data.
     static func appendMarkdownEscaped(_ text: String, to out: inout RenderBuffer) {
         var previousWasCR = false
-        for byte in text.utf8 {
-            defer { previousWasCR = byte == 0x0D }
-            switch byte {
-            case 0x0D: out.write("<br>")
-            case 0x0A where previousWasCR: continue
-            case 0x0A: out.write("<br>")
-            case UInt8(ascii: "<"): out.write("&lt;")
-            case UInt8(ascii: ">"): out.write("&gt;")
-            case UInt8(ascii: "&"): out.write("&amp;")
-            case UInt8(ascii: "|"), UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"),
-                UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "~"), UInt8(ascii: "#"):
-                out += [UInt8(ascii: "\\"), byte]
-            default: out.append(byte)
+        for scalar in text.unicodeScalars {
+            defer { previousWasCR = scalar == "\r" }
+            switch scalar {
+            case "\r": out.write("<br>")
+            case "\n" where previousWasCR: continue
+            case "\n": out.write("<br>")
+            case "<": out.write("&lt;")
+            case ">": out.write("&gt;")
+            case "&": out.write("&amp;")
+            case "|", "\\", "`", "*", "_", "[", "]", "~", "#":
+                out += [UInt8(ascii: "\\"), UInt8(truncatingIfNeeded: scalar.value)]
+            case _ where isInvisibleControl(scalar):
+                out.write(controlMarker(scalar))
+            case _ where scalar.isASCII:
+                out.append(UInt8(truncatingIfNeeded: scalar.value))
+            default:
+                if let encoded = UTF8.encode(scalar) { out.append(contentsOf: encoded) }
             }
         }
     }

@@ -18,6 +18,8 @@ struct SVGChart {
     private static let width = 960.0
     private static let plotHeight = 300.0
     private static let characterWidth = 6.6
+    /// The most character cells an x-axis label takes before it is cut.
+    private static let tickLabelLimit = 16
 
     /// One value to draw.
     private struct Datum {
@@ -178,6 +180,11 @@ struct SVGChart {
         let legendRows: [[(x: Double, index: Int)]]
         let labelStride: Int
         let rotateLabels: Bool
+        let categoryLabels: [ChartLabel]
+        let legendLabels: [ChartLabel]
+        /// The most character cells a legend name may take: a whole legend row, so only a name that cannot fit on
+        /// any row is cut.
+        let legendLimit: Int
 
         init(axis: NiceAxis, categories: [String], legend: [(name: String, color: String)]) {
             self.axis = axis
@@ -187,7 +194,8 @@ struct SVGChart {
             let count = Double(max(categories.count, 1))
 
             // Labels that fit sit level under their category; otherwise they slant and only every n-th is shown.
-            let longest = Double(min(categories.map(\.count).max() ?? 1, 16))
+            categoryLabels = categories.map(ChartLabel.init)
+            let longest = Double(categoryLabels.map { $0.shownWidth(limit: SVGChart.tickLabelLimit) }.max() ?? 1)
             let labelWidth = longest * SVGChart.characterWidth + 8
             var left = 14 + tickWidth * SVGChart.characterWidth
             rotateLabels = labelWidth > (SVGChart.width - left - 16) / count
@@ -202,11 +210,15 @@ struct SVGChart {
             labelStride = rotateLabels ? max(1, Int((count * 14 / plotWidth).rounded(.up))) : 1
             let bottom = rotateLabels ? 24 + longest * SVGChart.characterWidth * 0.65 : 28
 
-            // Legend items flow left to right and wrap.
+            // Legend items flow left to right and wrap; names are shown whole unless one is wider than a row.
+            legendLabels = legend.map { ChartLabel($0.name) }
+            let legendLimit = max(Int((SVGChart.width - 8 - left - 28) / SVGChart.characterWidth), 16)
+            self.legendLimit = legendLimit
             var rows: [[(x: Double, index: Int)]] = []
             var x = left
-            for (index, item) in legend.enumerated() {
-                let itemWidth = 28 + Double(min(item.name.count, 24)) * SVGChart.characterWidth
+            for index in legend.indices {
+                let itemWidth =
+                    28 + Double(legendLabels[index].shownWidth(limit: legendLimit)) * SVGChart.characterWidth
                 if rows.isEmpty || (x + itemWidth > SVGChart.width - 8 && x > left) {
                     rows.append([])
                     x = left
@@ -243,7 +255,7 @@ struct SVGChart {
             }
             out.write("</g>\n<g class=\"x-labels\">\n")
             let labelY = top + SVGChart.plotHeight + 16
-            for (index, category) in categories.enumerated() where index % labelStride == 0 {
+            for index in categories.indices where index % labelStride == 0 {
                 let x = n(left + (Double(index) + 0.5) * band)
                 if rotateLabels {
                     out.write("<text class=\"tick-x\" x=\"\(x)\" y=\"\(n(labelY))\" text-anchor=\"end\"")
@@ -251,7 +263,7 @@ struct SVGChart {
                 } else {
                     out.write("<text class=\"tick-x\" x=\"\(x)\" y=\"\(n(labelY))\" text-anchor=\"middle\">")
                 }
-                appendLabel(category, limit: 16)
+                categoryLabels[index].write(limit: SVGChart.tickLabelLimit, to: &out)
                 out.write("</text>\n")
             }
             out.write("</g>\n")
@@ -311,7 +323,7 @@ struct SVGChart {
                         out.write("<g class=\"legend-item\"><rect x=\"\(n(item.x))\" y=\"\(n(rowY))\" width=\"12\"")
                         out.write(" height=\"12\" fill=\"\(legend[item.index].color)\"/>")
                         out.write("<text x=\"\(n(item.x + 18))\" y=\"\(n(rowY + 10))\">")
-                        appendLabel(legend[item.index].name, limit: 24)
+                        legendLabels[item.index].write(limit: legendLimit, to: &out)
                         out.write("</text></g>\n")
                     }
                 }
@@ -324,22 +336,29 @@ struct SVGChart {
             left + (Double(datum.category) + 0.5) * band
         }
 
+        /// The tooltip of a bar or point: `category, series: value`, each input value isolated.
+        ///
+        /// A tooltip is plain text, so controls show as plain markers and a value that could reorder its neighbours
+        /// (a right-to-left name) is wrapped in FIRST STRONG ISOLATE … POP DIRECTIONAL ISOLATE.
         private mutating func appendTooltip(_ datum: Datum) {
-            var text = categories[datum.category]
-            if let series = datum.seriesLabel { text += ", " + series }
-            ReportRenderer.appendHTMLEscaped(text + ": " + datum.text, to: &out)
+            appendIsolated(categories[datum.category])
+            if let series = datum.seriesLabel {
+                out.write(", ")
+                appendIsolated(series)
+            }
+            out.write(": ")
+            appendIsolated(datum.text)
         }
 
-        /// A label cut to `limit` characters; a cut label carries the full text as a tooltip.
-        private mutating func appendLabel(_ text: String, limit: Int) {
-            guard text.count > limit else {
-                ReportRenderer.appendHTMLEscaped(text, to: &out)
-                return
-            }
-            ReportRenderer.appendHTMLEscaped(String(text.prefix(limit - 1)) + "…", to: &out)
-            out.write("<title>")
-            ReportRenderer.appendHTMLEscaped(text, to: &out)
-            out.write("</title>")
+        /// `value` escaped with visible controls, between FSI and PDI when it might reorder its neighbours.
+        ///
+        /// The isolates are written here, after escaping, because the escaping shows every isolate as a marker: the
+        /// value's own unbalanced isolates can then not end ours early.
+        private mutating func appendIsolated(_ value: String) {
+            let isIsolated = ReportRenderer.mayReorderNeighbours(value)
+            if isIsolated { out.write("\u{2068}") }
+            ReportRenderer.appendHTMLEscaped(value, to: &out)
+            if isIsolated { out.write("\u{2069}") }
         }
 
         /// A coordinate with at most two decimals, without Foundation's formatters.

@@ -18,7 +18,8 @@ enum ExitCodes {
     }
 }
 
-/// Runs a command body, printing a failure as one clear line and exiting with its sysexits code.
+/// Runs a command body, printing a failure as one clear line (one JSON object under `--log-format json`) and
+/// exiting with its sysexits code.
 func runReportingFailure(_ body: () throws -> Int32) throws {
     let code: Int32
     do {
@@ -28,8 +29,10 @@ func runReportingFailure(_ body: () throws -> Int32) throws {
     } catch let error as ValidationError {
         throw error
     } catch {
-        FileHandle.standardError.write(Data("iap-audit: \(ExitCodes.message(for: error))\n".utf8))
-        throw ExitCode(ExitCodes.code(for: error))
+        let code = ExitCodes.code(for: error)
+        let line = LogSetup.failureLine(ExitCodes.message(for: error), exitCode: code)
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+        throw ExitCode(code)
     }
     if code != 0 { throw ExitCode(code) }
 }

@@ -26,6 +26,13 @@ struct GlobalOptions: ParsableArguments {
         let logger = LogSetup.bootstrap(
             format: logFormat ?? configuration.flatMap { LogFormat(rawValue: $0.logFormat) } ?? .plain,
             level: logLevel ?? configuration.flatMap { LogLevel(rawValue: $0.logLevel) } ?? .info)
+        if let databaseURL, Self.containsPassword(databaseURL) {
+            // Accepted, but the user should know; printed once the format (flag or configuration) is settled.
+            FileHandle.standardError.write(
+                Data(
+                    (LogSetup.warningLine(
+                        "a password on the command line is visible to other users (ps); use ~/.pgpass") + "\n").utf8))
+        }
         var environment = ProcessInfo.processInfo.environment
         if let pepperFile = configuration?.pepperFile, environment["IAP_AUDIT_PEPPER_FILE"] == nil {
             environment["IAP_AUDIT_PEPPER_FILE"] = pepperFile
@@ -40,16 +47,13 @@ struct GlobalOptions: ParsableArguments {
     }
 
     func validate() throws {
-        if let databaseURL,
-            databaseURL.contains("password=")
-                || databaseURL.range(
-                    of: #"://[^/@]*:[^/@]*@"#,
-                    options: .regularExpression) != nil
-        {
-            // Accepted, but the user should know.
-            FileHandle.standardError.write(
-                Data("warning: a password on the command line is visible to other users (ps); use ~/.pgpass\n".utf8))
-        }
+        // Known before any command body runs, so even an early failure is reported in this format.
+        LogSetup.prefer(format: logFormat)
+    }
+
+    static func containsPassword(_ databaseURL: String) -> Bool {
+        databaseURL.contains("password=")
+            || databaseURL.range(of: #"://[^/@]*:[^/@]*@"#, options: .regularExpression) != nil
     }
 }
 

@@ -103,6 +103,58 @@ import Testing
         #expect(notes.contains { $0.contains("'Other'") })
     }
 
+    /// The text of every legend item, in order.
+    static func legendTexts(in svg: String) -> [String] {
+        svg.ranges(of: "<g class=\"legend-item\">").compactMap { range in
+            let item = svg[range.upperBound...].prefix { $0 != "\n" }
+            guard let text = item.firstRange(of: "<text"), let end = item.firstRange(of: "</text>") else { return nil }
+            return String(item[text.upperBound..<end.lowerBound].drop { $0 != ">" }.dropFirst())
+        }
+    }
+
+    @Test func showsLongSeriesNamesWholeInAWrappingLegend() throws {
+        let monthly = "com.example.verylongapplicationname.subscription.premium.monthly"
+        let yearly = "com.example.verylongapplicationname.subscription.premium.yearly"
+        let table = ReportFixtures.table(
+            columns: ReportFixtures.variance.columns,
+            rows: [["d1", monthly, "1"], ["d1", yearly, "2"], ["d2", "com.example.basic", "3"]])
+        let svg = try Self.svg(table, ChartSpec(kind: .bar, x: "day", y: "variance", series: "currency"))
+        #expect(Self.legendTexts(in: svg) == [monthly, yearly, "com.example.basic"])
+        // Two long names do not fit one 960-wide row: the legend wraps to a second row instead of cutting them.
+        let rowYs = Set(Self.attribute("y", of: "<rect x=", in: svg))
+        #expect(rowYs.count == 2)
+    }
+
+    @Test func cutsOnlyNamesWiderThanALegendRowKeepingHeadAndTail() throws {
+        let shared = "com.example." + String(repeating: "verylongapplicationname.", count: 6)
+        let names = [shared + "premium.monthly", shared + "premium.yearly"]
+        let table = ReportFixtures.table(
+            columns: ReportFixtures.variance.columns, rows: names.map { ["d1", $0, "1"] })
+        let svg = try Self.svg(table, ChartSpec(kind: .bar, x: "day", y: "variance", series: "currency"))
+        let texts = Self.legendTexts(in: svg)
+        try #require(texts.count == 2)
+        #expect(texts[0] != texts[1])
+        for (text, name) in zip(texts, names) {
+            let shown = try #require(text.split(separator: "<title>").first)
+            #expect(shown.hasPrefix("com.example.verylong"))
+            #expect(shown.contains("…"))
+            #expect(shown.hasSuffix(name.hasSuffix("monthly") ? "premium.monthly" : "premium.yearly"))
+            #expect(shown.count < name.count)
+            #expect(text.hasSuffix("<title>\(name)</title>"))
+        }
+    }
+
+    @Test func cutsLabelsInTheMiddle() {
+        let label = ChartLabel("com.example.verylongapplicationname.premium.yearly")
+        let (head, tail) = label.shortened(to: 32)
+        let shown =
+            String(head.map { if case .character(let c) = $0 { c } else { "?" } }) + "…"
+            + String((tail ?? []).map { if case .character(let c) = $0 { c } else { "?" } })
+        #expect(shown == "com.example.…name.premium.yearly")
+        #expect(shown.count == 32)
+        #expect(ChartLabel("short").shortened(to: 32).tail == nil)
+    }
+
     @Test func skipsRowsWithoutANumberAndSaysSo() {
         let table = ReportFixtures.table(
             columns: ReportFixtures.variance.columns,

@@ -1,10 +1,11 @@
 -- rule: forged-fields
--- version: 1
+-- version: 2
 -- subject: receipt
 -- description: A status-0 receipt with impossible values: a transaction id that is not decimal, a transaction id
 --   equal to an app id (the catalog's, or any receipt's app_item_id or adam_id), an expiry more than
---   max_expiry_years_ahead after the purchase, or an empty in_app on an app receipt that claims a subscription
---   (latest_receipt_info or pending_renewal_info present).
+--   max_expiry_years_ahead after the purchase, an empty in_app on an app receipt that claims a subscription
+--   (latest_receipt_info or pending_renewal_info present), or a date whose forms (_ms, the text, _pst) name instants
+--   more than a day apart (receipt.date_disagreements: the field, both values and the difference in the evidence).
 -- $1: the rule's settings (jsonb): max_expiry_years_ahead.
 WITH s AS (
     SELECT make_interval(years => ($1::jsonb ->> 'max_expiry_years_ahead')::int) AS max_ahead
@@ -36,28 +37,35 @@ listed AS (
     JOIN receipt_summary r ON r.id = rp.receipt_id AND r.status = 0
 ),
 problem AS (
-    SELECT l.receipt_id, 'transaction id is not decimal' AS problem, l.transaction_id, l.transaction_id AS value
+    SELECT l.receipt_id, 'transaction id is not decimal' AS problem, l.transaction_id, l.transaction_id AS value,
+           NULL::jsonb AS detail
     FROM listed l
     WHERE l.bad_id
     UNION ALL
-    SELECT l.receipt_id, 'original transaction id is not decimal', l.transaction_id, l.original_transaction_id
+    SELECT l.receipt_id, 'original transaction id is not decimal', l.transaction_id, l.original_transaction_id, NULL
     FROM listed l
     WHERE l.bad_original
     UNION ALL
-    SELECT l.receipt_id, 'transaction id equals an app id', l.transaction_id, l.transaction_id
+    SELECT l.receipt_id, 'transaction id equals an app id', l.transaction_id, l.transaction_id, NULL
     FROM listed l
     WHERE l.is_app_id
     UNION ALL
-    SELECT l.receipt_id, 'expiry decades ahead', l.transaction_id, l.expires_date::text
+    SELECT l.receipt_id, 'expiry decades ahead', l.transaction_id, l.expires_date::text, NULL
     FROM listed l
     WHERE l.expires_ahead
     UNION ALL
-    SELECT r.id, 'empty in_app on a receipt that claims a subscription', NULL, NULL
+    SELECT r.id, 'empty in_app on a receipt that claims a subscription', NULL, NULL, NULL
     FROM receipt_summary r
     WHERE r.status = 0 AND r.style = 'ios7'
       AND NOT EXISTS (SELECT 1 FROM receipt_purchase rp WHERE rp.receipt_id = r.id AND rp.source = 'in_app')
       AND (EXISTS (SELECT 1 FROM receipt_purchase rp WHERE rp.receipt_id = r.id AND rp.source = 'latest_receipt_info')
            OR EXISTS (SELECT 1 FROM pending_renewal n WHERE n.receipt_id = r.id))
+    UNION ALL
+    -- Read from receipt itself: its partial index holds just the receipts with a disagreement.
+    SELECT r.id, 'date forms disagree', NULL, d ->> 'other',
+           d || jsonb_build_object('difference', ((d ->> 'other')::timestamptz - (d ->> 'kept')::timestamptz)::text)
+    FROM receipt r CROSS JOIN LATERAL jsonb_array_elements(r.date_disagreements) d
+    WHERE r.date_disagreements IS NOT NULL AND r.status = 0
 )
 SELECT 'receipt' AS subject_kind, r.id::text AS subject_key, 'high' AS severity,
        coalesce(r.recorded_at, r.request_date) AS window_start, coalesce(r.recorded_at, r.request_date) AS window_end,
@@ -66,8 +74,8 @@ SELECT 'receipt' AS subject_kind, r.id::text AS subject_key, 'high' AS severity,
            'receipt_id', r.id, 'file', f.path, 'line', r.line, 'account_key', r.account_key,
            'bundle_id', r.bundle_id, 'app_item_id', r.app_item_id,
            'problems', jsonb_agg(jsonb_build_object('problem', x.problem, 'transaction_id', x.transaction_id,
-                                                    'value', x.value)
-                                 ORDER BY x.problem, x.transaction_id)
+                                                    'value', x.value) || coalesce(x.detail, '{}')
+                                 ORDER BY x.problem, x.transaction_id, x.value, x.detail)
        ) AS evidence
 FROM (SELECT DISTINCT * FROM problem) x
 JOIN receipt_summary r ON r.id = x.receipt_id

@@ -70,30 +70,60 @@ struct FieldReader {
     }
 
     /// A date from `key_ms` (preferred), `key` (Apple text, or epoch milliseconds as iOS 6 `expires_date` has it),
-    /// or `key_pst`. Every form present must be a possible date.
-    func date(_ field: DateField) throws(ReceiptRecordError) -> Timestamp? {
-        var chosen: Timestamp?
+    /// or `key_pst`. Every form present must be a possible date; a form that names an instant more than a day from
+    /// the kept one is still taken (the kept value stays) but appended to `disagreements`, for `forged-fields`.
+    func date(
+        _ field: DateField, disagreements: inout [DateDisagreement]
+    ) throws(ReceiptRecordError) -> Timestamp? {
+        var kept: (member: String, value: Timestamp)?
         if let text = try string(field.milliseconds) {
             guard let value = DateText.milliseconds(text) else {
                 throw ReceiptRecordError(
                     .invalidDate, "\"\(name(field.milliseconds))\" is not epoch milliseconds (\(quoted(text)))")
             }
-            chosen = value
+            kept = (field.milliseconds, value)
         }
         if let text = try string(field.name) {
             guard let value = DateText.milliseconds(text) ?? DateText.appleDate(text) ?? DateText.rfc3339(text) else {
                 throw ReceiptRecordError(.invalidDate, "\"\(name(field.name))\" is not a date (\(quoted(text)))")
             }
-            chosen = chosen ?? value
-        }
-        if let text = try string(field.pacific) {
-            // Converting Pacific time costs a time-zone lookup: only when it is the only form there is.
-            guard chosen == nil ? DateText.appleDate(text).map({ chosen = $0 }) != nil : DateText.isAppleDate(text)
-            else {
-                throw ReceiptRecordError(.invalidDate, "\"\(name(field.pacific))\" is not a date (\(quoted(text)))")
+            if let kept {
+                note(field, kept, (field.name, value), in: &disagreements)
+            } else {
+                kept = (field.name, value)
             }
         }
-        return chosen
+        if let text = try string(field.pacific) {
+            if let kept {
+                // Only checked as before (a zone this machine does not know passes), then compared when convertible:
+                // Apple writes the same instant in every form, so an edited one shows once converted.
+                guard DateText.isAppleDate(text) else {
+                    throw ReceiptRecordError(.invalidDate, "\"\(name(field.pacific))\" is not a date (\(quoted(text)))")
+                }
+                if let value = DateText.appleDate(text) {
+                    note(field, kept, (field.pacific, value), in: &disagreements)
+                }
+            } else {
+                guard let value = DateText.appleDate(text) else {
+                    throw ReceiptRecordError(.invalidDate, "\"\(name(field.pacific))\" is not a date (\(quoted(text)))")
+                }
+                kept = (field.pacific, value)
+            }
+        }
+        return kept?.value
+    }
+
+    /// Appends a disagreement when `other` is more than `DateDisagreement.toleranceMilliseconds` from `kept`.
+    private func note(
+        _ field: DateField, _ kept: (member: String, value: Timestamp), _ other: (member: String, value: Timestamp),
+        in disagreements: inout [DateDisagreement]
+    ) {
+        let difference = other.value.millisecondsSince1970 - kept.value.millisecondsSince1970
+        guard difference.magnitude > DateDisagreement.toleranceMilliseconds else { return }
+        disagreements.append(
+            DateDisagreement(
+                field: name(field.name), keptMember: kept.member, kept: kept.value, otherMember: other.member,
+                other: other.value))
     }
 
     /// A nested object; absent or null → nil.

@@ -155,13 +155,17 @@ package struct ReceiptRecordParser: Sendable {
                 receipt.originalApplicationVersion = try fields.string("original_application_version")
                 receipt.downloadID = try fields.identifier("download_id")
                 receipt.versionExternalIdentifier = try fields.identifier("version_external_identifier")
-                receipt.receiptCreationDate = try fields.date(.receiptCreation)
-                receipt.requestDate = try fields.date(.request)
-                receipt.originalPurchaseDate = try fields.date(.originalPurchase)
+                receipt.receiptCreationDate = try fields.date(
+                    .receiptCreation, disagreements: &receipt.dateDisagreements)
+                receipt.requestDate = try fields.date(.request, disagreements: &receipt.dateDisagreements)
+                receipt.originalPurchaseDate = try fields.date(
+                    .originalPurchase, disagreements: &receipt.dateDisagreements)
                 for (index, entry) in try fields.objects("in_app").enumerated() {
                     let path = fields.name("in_app") + "[\(index)]"
                     receipt.transactions.append(
-                        try Self.transaction(FieldReader(entry, path: path), source: .inApp, ordinal: index))
+                        try Self.transaction(
+                            FieldReader(entry, path: path), source: .inApp, ordinal: index,
+                            disagreements: &receipt.dateDisagreements))
                 }
             } else if body.contains("transaction_id") || body.contains("bid") || body.contains("product_id") {
                 receipt.style = .ios6
@@ -169,7 +173,9 @@ package struct ReceiptRecordParser: Sendable {
                 receipt.appItemID = try fields.identifier("app_item_id")
                 receipt.applicationVersion = try fields.string("bvrs")
                 receipt.versionExternalIdentifier = try fields.identifier("version_external_identifier")
-                receipt.transactions.append(try Self.transaction(fields, source: .receipt, ordinal: 0))
+                receipt.transactions.append(
+                    try Self.transaction(
+                        fields, source: .receipt, ordinal: 0, disagreements: &receipt.dateDisagreements))
             }
         }
         var ordinal = 0
@@ -179,7 +185,9 @@ package struct ReceiptRecordParser: Sendable {
             for (index, entry) in try response.objects(key).enumerated() {
                 let path = response.name(key) + (response.object[key]?.array == nil ? "" : "[\(index)]")
                 receipt.transactions.append(
-                    try Self.transaction(FieldReader(entry, path: path), source: .latestReceiptInfo, ordinal: ordinal))
+                    try Self.transaction(
+                        FieldReader(entry, path: path), source: .latestReceiptInfo, ordinal: ordinal,
+                        disagreements: &receipt.dateDisagreements))
                 ordinal += 1
             }
         }
@@ -193,7 +201,8 @@ package struct ReceiptRecordParser: Sendable {
                     autoRenewStatus: try fields.bool("auto_renew_status"),
                     expirationIntent: try fields.int("expiration_intent"),
                     isInBillingRetryPeriod: try fields.bool("is_in_billing_retry_period"),
-                    gracePeriodExpiresDate: try fields.date(.gracePeriodExpires),
+                    gracePeriodExpiresDate: try fields.date(
+                        .gracePeriodExpires, disagreements: &receipt.dateDisagreements),
                     priceConsentStatus: try fields.int("price_consent_status"),
                     offerCodeRefName: try fields.string("offer_code_ref_name"),
                     promotionalOfferID: try fields.string("promotional_offer_id")))
@@ -206,7 +215,8 @@ package struct ReceiptRecordParser: Sendable {
     }
 
     private static func transaction(
-        _ fields: FieldReader, source: TransactionEntry.Source, ordinal: Int
+        _ fields: FieldReader, source: TransactionEntry.Source, ordinal: Int,
+        disagreements: inout [DateDisagreement]
     )
         throws(ReceiptRecordError) -> TransactionEntry
     {
@@ -223,9 +233,10 @@ package struct ReceiptRecordParser: Sendable {
         return TransactionEntry(
             source: source, ordinal: ordinal, productID: productID, transactionID: transactionID,
             originalTransactionID: try fields.identifier("original_transaction_id"), quantity: quantity,
-            purchaseDate: try fields.date(.purchase),
-            originalPurchaseDate: try fields.date(.originalPurchase),
-            expiresDate: try fields.date(.expires), cancellationDate: try fields.date(.cancellation),
+            purchaseDate: try fields.date(.purchase, disagreements: &disagreements),
+            originalPurchaseDate: try fields.date(.originalPurchase, disagreements: &disagreements),
+            expiresDate: try fields.date(.expires, disagreements: &disagreements),
+            cancellationDate: try fields.date(.cancellation, disagreements: &disagreements),
             cancellationReason: try fields.int("cancellation_reason"),
             webOrderLineItemID: try fields.identifier("web_order_line_item_id"),
             isTrialPeriod: try fields.bool("is_trial_period"),

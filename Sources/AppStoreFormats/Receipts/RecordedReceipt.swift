@@ -60,6 +60,8 @@ package struct RecordedReceipt: Sendable {
     package var pendingRenewals: [PendingRenewal]
     /// The record's original bytes minus the raw username (and a notification's shared secret).
     package var storedRecord: [UInt8]
+    /// Dates whose forms disagree by more than a day, in the order read (empty for an honest receipt).
+    package var dateDisagreements: [DateDisagreement] = []
 
     /// `Sandbox` or `Production`: the namespace a transaction id lives in.
     package var transactionEnvironment: String { isSandbox ? "Sandbox" : "Production" }

@@ -30,7 +30,8 @@ package enum DatabaseLocation: Sendable {
         return .embedded(home: EmbeddedServer.defaultHome(environment: environment), database: embeddedDatabase)
     }
 
-    /// A description safe to log: never a password.
+    /// A description safe to log: never a password (also what `description` and string interpolation give, so a
+    /// location printed by mistake shows no connection string either).
     package var redactedDescription: String {
         switch self {
         case .url: "the server named by --database-url / DATABASE_URL"
@@ -55,6 +56,7 @@ package enum DatabaseLocation: Sendable {
                 connection = try Connection(conninfo: endpoint.connectionString(database: database), logger: logger)
             }
         } catch let error as PostgresError {
+            // `Connection` has already redacted the connection string and password from libpq's message.
             throw error.isUnavailable ? IAPAuditError.databaseUnavailable(error) : IAPAuditError.database(error)
         }
         try Migrator(logger: logger).migrate(connection)
@@ -88,4 +90,9 @@ package enum DatabaseLocation: Sendable {
     private static func quotedIdentifier(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
+}
+
+extension DatabaseLocation: CustomStringConvertible, CustomDebugStringConvertible {
+    package var description: String { redactedDescription }
+    package var debugDescription: String { redactedDescription }
 }

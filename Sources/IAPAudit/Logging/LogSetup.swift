@@ -38,18 +38,64 @@ package enum LogSetup {
         logger.logLevel = level.level
         return logger
     }
+
+    /// Records the format the command line asked for, before anything can fail: a failure before `bootstrap` (a
+    /// configuration file that does not load) is then reported in that format too.
+    package static func prefer(format: LogFormat?) {
+        LoggingBootstrap.prefer(format)
+    }
+
+    /// The one line (no newline) the executable prints for the error that ended it: `iap-audit: message` in the
+    /// plain format, one JSON object with the exit code in the json format.
+    package static func failureLine(_ message: String, exitCode: Int32) -> String {
+        switch LoggingBootstrap.format {
+        case .plain: "iap-audit: \(message)"
+        case .json:
+            LogLine.json([
+                "time": .string(LogTime.now()), "level": .string("error"), "logger": .string("iap-audit"),
+                "message": .string(message), "exit_code": .integer(Int64(exitCode)),
+            ])
+        }
+    }
+
+    /// A warning (no newline) the executable prints before a logger exists, in the format chosen so far.
+    package static func warningLine(_ message: String) -> String {
+        switch LoggingBootstrap.format {
+        case .plain: "warning: \(message)"
+        case .json:
+            LogLine.json([
+                "time": .string(LogTime.now()), "level": .string("warning"), "logger": .string("iap-audit"),
+                "message": .string(message),
+            ])
+        }
+    }
 }
 
 /// Guards the one-time swift-log bootstrap (it may only happen once per process).
 enum LoggingBootstrap {
     nonisolated(unsafe) private static var isDone = false
+    nonisolated(unsafe) private static var chosenFormat: LogFormat?
     private static let lock = NSLock()
+
+    /// The format of the bootstrapped handlers, else the one the command line asked for, else plain.
+    static var format: LogFormat {
+        lock.lock()
+        defer { lock.unlock() }
+        return chosenFormat ?? .plain
+    }
+
+    static func prefer(_ format: LogFormat?) {
+        lock.lock()
+        defer { lock.unlock() }
+        if !isDone, let format { chosenFormat = format }
+    }
 
     static func once(format: LogFormat) {
         lock.lock()
         defer { lock.unlock() }
         guard !isDone else { return }
         isDone = true
+        chosenFormat = format
         switch format {
         case .plain: LoggingSystem.bootstrap { label in PlainLogHandler(label: label) }
         case .json: LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
@@ -69,12 +115,10 @@ struct PlainLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        var line = "\(LogTime.now()) \(event.level) \(event.message)"
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-        for key in merged.keys.sorted() {
-            let value = "\(merged[key] ?? "")"
-            line += " \(key)=" + (value.contains(" ") ? "\"\(value)\"" : value)
-        }
+        let line = LogLine.plain(
+            time: LogTime.now(), level: "\(event.level)", message: "\(event.message)",
+            metadata: merged.mapValues { "\($0)" })
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }
@@ -91,16 +135,14 @@ struct JSONLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        var object: [String: String] = [
-            "time": LogTime.now(), "level": "\(event.level)", "message": "\(event.message)", "logger": label,
+        var object: [String: LogLine.JSONValue] = [
+            "time": .string(LogTime.now()), "level": .string("\(event.level)"),
+            "message": .string("\(event.message)"), "logger": .string(label),
         ]
         for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) {
-            object[key] = "\(value)"
+            object[key] = .string("\(value)")
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(object) else { return }
-        FileHandle.standardError.write(data + Data("\n".utf8))
+        FileHandle.standardError.write(Data((LogLine.json(object) + "\n").utf8))
     }
 }
 

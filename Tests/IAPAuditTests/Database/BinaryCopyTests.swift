@@ -50,6 +50,24 @@ struct BinaryCopyTests {
             ])
     }
 
+    @Test func aJSONBFieldIsStoredAsTheJSONItsTextSays() throws {
+        let test = try TestWorkspace()
+        try test.connection.execute(script: "CREATE TABLE copied (detail jsonb);")
+        var rows = BinaryCopyRows()
+        for value in [#"[{"field": "in_app[0].purchase_date", "n": 2}]"#, nil] {
+            rows.beginRow(fieldCount: 1)
+            rows.jsonb(utf8: value.map { Array($0.utf8) })
+            rows.endRow()
+        }
+        let loaded = try test.connection.copyInBinary("COPY copied (detail) FROM STDIN (FORMAT binary)") {
+            try $0.append(binaryRows: rows)
+        }
+        #expect(loaded == 2)
+        let result = try test.connection.query(
+            "SELECT detail -> 0 ->> 'field', (detail -> 0 ->> 'n')::int + 1 FROM copied ORDER BY detail NULLS LAST")
+        #expect(result.rows == [["in_app[0].purchase_date", "3"], [nil, nil]])
+    }
+
     @Test func aFieldOfTheWrongWidthIsRefusedByTheServer() throws {
         let test = try TestWorkspace()
         try test.connection.execute(script: "CREATE TABLE copied (small integer);")

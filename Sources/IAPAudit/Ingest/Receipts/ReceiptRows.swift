@@ -8,7 +8,7 @@ enum ReceiptRows {
         store_account, receipt_data_sha256, status, environment, is_sandbox, is_retryable, receipt_type, bundle_id, \
         app_item_id, adam_id, download_id, application_version, original_application_version, \
         version_external_identifier, receipt_creation_date, request_date, original_purchase_date, notification_type, \
-        transaction_entries, raw, record_key) FROM STDIN (FORMAT binary)
+        transaction_entries, raw, record_key, date_disagreements) FROM STDIN (FORMAT binary)
         """
 
     /// The columns of `stage_entry`, in COPY order, with their SQL types: the one list of a staged transaction copy.
@@ -50,7 +50,7 @@ enum ReceiptRows {
     static func appendReceipt(
         _ receipt: RecordedReceipt, fileID: Int64, recordNumber: Int, line: Int, to rows: inout BinaryCopyRows
     ) {
-        rows.beginRow(fieldCount: 30)
+        rows.beginRow(fieldCount: 31)
         rows.int64(receiptID(fileID: fileID, recordNumber: recordNumber))
         rows.int64(Int(fileID))
         rows.int32(recordNumber)
@@ -81,7 +81,50 @@ enum ReceiptRows {
         rows.int32(receipt.transactions.count)
         rows.text(utf8: receipt.storedRecord)
         rows.int64(recordKey(receipt))
+        rows.jsonb(utf8: dateDisagreements(receipt))
         rows.endRow()
+    }
+
+    /// The receipt's date disagreements as a JSON array for `receipt.date_disagreements` (see sql/0009), or nil when
+    /// it has none: `[{"field", "kept_member", "kept", "other_member", "other"}]`, instants as PostgreSQL text in UTC.
+    static func dateDisagreements(_ receipt: RecordedReceipt) -> [UInt8]? {
+        guard !receipt.dateDisagreements.isEmpty else { return nil }
+        var json: [UInt8] = [UInt8(ascii: "[")]
+        for (index, disagreement) in receipt.dateDisagreements.enumerated() {
+            if index > 0 { json.append(UInt8(ascii: ",")) }
+            let members = [
+                ("field", disagreement.field), ("kept_member", disagreement.keptMember),
+                ("kept", disagreement.kept.postgresText), ("other_member", disagreement.otherMember),
+                ("other", disagreement.other.postgresText),
+            ]
+            json.append(UInt8(ascii: "{"))
+            for (position, (key, value)) in members.enumerated() {
+                if position > 0 { json.append(UInt8(ascii: ",")) }
+                appendJSONString(key, to: &json)
+                json.append(UInt8(ascii: ":"))
+                appendJSONString(value, to: &json)
+            }
+            json.append(UInt8(ascii: "}"))
+        }
+        json.append(UInt8(ascii: "]"))
+        return json
+    }
+
+    /// `text` as a JSON string literal, escaped even though paths and member names are ASCII names of our own.
+    private static func appendJSONString(_ text: String, to json: inout [UInt8]) {
+        json.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                json += [UInt8(ascii: "\\"), byte]
+            case 0x00..<0x20:
+                let digits = Array("0123456789abcdef".utf8)
+                json += Array("\\u00".utf8) + [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
+            default:
+                json.append(byte)
+            }
+        }
+        json.append(UInt8(ascii: "\""))
     }
 
     /// The record's identity (see sql/0007): the first 64 bits of SHA-256 over the stored record, a zero byte and
