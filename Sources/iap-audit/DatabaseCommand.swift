@@ -60,9 +60,15 @@ struct DatabaseCommand: ParsableCommand {
             abstract: "Print the embedded server's libpq connection string.")
         @Option(help: "Database name.")
         var database = DatabaseLocation.embeddedDatabaseName
+        @Flag(help: "As the server's administrator (a superuser: create databases, grant roles).")
+        var administrator = false
         func run() throws {
             try runReportingFailure {
-                print(try DatabaseCommand.server().connectionString(database: database))
+                let server = try DatabaseCommand.server()
+                print(
+                    administrator
+                        ? server.administratorConnectionString(database: database)
+                        : server.connectionString(database: database))
                 return 0
             }
         }

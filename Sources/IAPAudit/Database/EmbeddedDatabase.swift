@@ -65,6 +65,12 @@ package struct EmbeddedDatabase: Sendable {
         server.endpoint.connectionString(database: database)
     }
 
+    /// The connection string of `database` as the server's administrator, a superuser, for what the pipeline's role
+    /// may not do (create databases, grant the analyst role); admitted by peer authentication like the pipeline.
+    package func administratorConnectionString(database: String) -> String {
+        server.endpoint.administratorConnectionString(database: database)
+    }
+
     /// The argv that opens psql on the database `settings` name, after making sure it runs and is migrated.
     ///
     /// psql comes from the PostgreSQL installation for the embedded server, else from `PATH`; `argv[0]` is an

@@ -42,6 +42,11 @@ import Testing
         #expect(!conninfo.contains("password"))
         let again = try Connection(conninfo: conninfo, logger: TestPostgres.logger)
         #expect(try again.query("SELECT count(*) > 0 FROM schema_migration").string(0, 0) == "t")
+        let administrator = try BinaryUnderTest.run(
+            ["db", "url", "--administrator", "--database", "postgres"], environment: environment)
+        let admin = try Connection(
+            conninfo: administrator.stdout.trimmingCharacters(in: .whitespacesAndNewlines), logger: TestPostgres.logger)
+        #expect(try admin.query("SELECT rolsuper FROM pg_roles WHERE rolname = current_user").string(0, 0) == "t")
 
         let psql = try BinaryUnderTest.run(
             ["db", "psql", "-XAtc", "SELECT current_user || ',' || current_database()"],
