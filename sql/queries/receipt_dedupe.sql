@@ -5,12 +5,17 @@
 CREATE TEMPORARY TABLE stage_duplicate ON COMMIT DROP AS
 SELECT r.id
 FROM receipt r
+-- One probe of the record_key index per record of the file, whatever the statistics say. Written as EXISTS, the
+-- planner hashed the whole receipt table for every file; with "o.id < r.id" as a condition of the probe (or min(o.id)),
+-- it could walk the primary key instead (before the first ANALYZE). Both grow with the history, so the comparison of
+-- ids is made inside an aggregate, where no index can serve it.
+CROSS JOIN LATERAL (
+    SELECT bool_or(o.id < r.id) AS stored_before
+    FROM receipt o
+    WHERE o.record_key = r.record_key AND o.raw = r.raw AND o.account_key IS NOT DISTINCT FROM r.account_key
+) earlier
 WHERE r.id >= $1::bigint * 4294967296 AND r.id < ($1::bigint + 1) * 4294967296
-  AND EXISTS (
-      SELECT 1 FROM receipt o
-      WHERE o.record_key = r.record_key AND o.id < r.id
-        AND o.raw = r.raw AND o.account_key IS NOT DISTINCT FROM r.account_key
-  );
+  AND earlier.stored_before;
 DELETE FROM receipt WHERE id IN (SELECT id FROM stage_duplicate);
 DELETE FROM receipt_purchase WHERE receipt_id IN (SELECT id FROM stage_duplicate);
 DELETE FROM pending_renewal WHERE receipt_id IN (SELECT id FROM stage_duplicate);
