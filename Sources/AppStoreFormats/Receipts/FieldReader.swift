@@ -100,7 +100,9 @@ struct FieldReader {
                 guard DateText.isAppleDate(text) else {
                     throw ReceiptRecordError(.invalidDate, "\"\(name(field.pacific))\" is not a date (\(quoted(text)))")
                 }
-                if let value = DateText.appleDate(text) {
+                // Converted (slow) only when the bounds of its zone's offset cannot already tell that it agrees.
+                let bounds = DateText.appleDateBounds(text)
+                if bounds.map({ !agrees($0, with: kept.value) }) ?? true, let value = DateText.appleDate(text) {
                     note(field, kept, (field.pacific, value), in: &disagreements)
                 }
             } else {
@@ -111,6 +113,13 @@ struct FieldReader {
             }
         }
         return kept?.value
+    }
+
+    /// Whether every instant in `bounds` is within `DateDisagreement.toleranceMilliseconds` of `kept`.
+    private func agrees(_ bounds: ClosedRange<Timestamp>, with kept: Timestamp) -> Bool {
+        let tolerance = Int64(DateDisagreement.toleranceMilliseconds)
+        return bounds.lowerBound.millisecondsSince1970 >= kept.millisecondsSince1970 - tolerance
+            && bounds.upperBound.millisecondsSince1970 <= kept.millisecondsSince1970 + tolerance
     }
 
     /// Appends a disagreement when `other` is more than `DateDisagreement.toleranceMilliseconds` from `kept`.

@@ -64,6 +64,22 @@ struct DateDisagreementTests {
                 == Timestamp(millisecondsSince1970: 1_393_657_200_000 - 2 * 86_400_000))
     }
 
+    /// Near the tolerance the hour a Pacific wall clock may stand for decides, so it is converted exactly: 23:30
+    /// PST is 24.5 hours after the kept instant (noted); 23:00 PST is exactly a day after it (not noted).
+    @Test func aPacificFormNearTheToleranceIsConvertedExactly() throws {
+        let over = try receipt(
+            secondPurchase:
+                #""purchase_date_ms": "1393657200000", "purchase_date_pst": "2014-03-01 23:30:00 America/Los_Angeles""#
+        )
+        #expect(
+            over.dateDisagreements.map(\.other) == [Timestamp(millisecondsSince1970: 1_393_657_200_000 + 88_200_000)])
+        let atTheBound = try receipt(
+            secondPurchase:
+                #""purchase_date_ms": "1393657200000", "purchase_date_pst": "2014-03-01 23:00:00 America/Los_Angeles""#
+        )
+        #expect(atTheBound.dateDisagreements.isEmpty)
+    }
+
     @Test func comparesPacificWithTheTextFormWhenThereIsNoMilliseconds() throws {
         let parsed = try receipt(
             secondPurchase:
