@@ -49,6 +49,7 @@ package struct ReceiptIngest {
         // is server work, the parse ours, and the two cores do both at once.
         var next: Result<PreparedReceiptFile, any Error>?
         let settled = SettledTransactions()
+        var statistics = try PlannerStatistics(connection: connection)
         defer {
             if case .success(let file)? = next { file.cancel() }
         }
@@ -61,7 +62,9 @@ package struct ReceiptIngest {
                 next = Result { try prepare(following) }
             }
             do {
-                summary.add(try ingest(try current.get(), settled: settled))
+                let stored = try ingest(try current.get(), settled: settled)
+                summary.add(stored)
+                statistics.record(stored: stored.stored, connection: connection, logger: logger)
             } catch {
                 try summary.recordFailure(
                     path: path, error: error, runID: runID, connection: connection, logger: logger)
