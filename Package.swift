@@ -89,6 +89,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // Signed-data verification throughput (bench/verify-signed): a release-built tool, since tests are never timed.
+        .executableTarget(
+            name: "verify-signed", dependencies: ["AppStoreFormats", "AppStoreSignatures"], path: "bench/verify-signed",
+            swiftSettings: strictSettings
+        ),
+
         // libFuzzer target over the parsers of untrusted input; fuzz/run builds it with -sanitize=fuzzer.
         .executableTarget(
             name: "fuzz-parsers", dependencies: ["AppStoreFormats"], path: "fuzz/Parsers",
