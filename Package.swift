@@ -127,7 +127,13 @@ let package = Package(
             name: "AppStoreFormatsTests", dependencies: ["AppStoreFormats", "Gzip", "TestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "AppStoreSignaturesTests", dependencies: ["AppStoreSignatures", "AppStoreFormats", "TestSupport"],
+            name: "AppStoreSignaturesTests",
+            dependencies: [
+                "AppStoreSignatures", "AppStoreFormats", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "SyntheticDataTests", dependencies: ["SyntheticData", "AppStoreFormats", "Gzip"],
