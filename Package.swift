@@ -16,6 +16,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
@@ -41,6 +43,18 @@ let package = Package(
         .target(
             name: "AppStoreFormats",
             dependencies: ["Gzip", .product(name: "Crypto", package: "swift-crypto")],
+            exclude: ["README.md"],
+            swiftSettings: strictSettings
+        ),
+        // Offline verification of Apple's signed data (JWS): certificate chains, trusted roots, ES256. No database.
+        .target(
+            name: "AppStoreSignatures",
+            dependencies: [
+                "AppStoreFormats",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
             exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
@@ -75,6 +89,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // Signed-data verification throughput (bench/verify-signed): a release-built tool, since tests are never timed.
+        .executableTarget(
+            name: "verify-signed", dependencies: ["AppStoreFormats", "AppStoreSignatures"], path: "bench/verify-signed",
+            swiftSettings: strictSettings
+        ),
+
         // libFuzzer target over the parsers of untrusted input; fuzz/run builds it with -sanitize=fuzzer.
         .executableTarget(
             name: "fuzz-parsers", dependencies: ["AppStoreFormats"], path: "fuzz/Parsers",
@@ -105,6 +125,15 @@ let package = Package(
         .testTarget(name: "ArchitectureTests", swiftSettings: strictSettings),
         .testTarget(
             name: "AppStoreFormatsTests", dependencies: ["AppStoreFormats", "Gzip", "TestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "AppStoreSignaturesTests",
+            dependencies: [
+                "AppStoreSignatures", "AppStoreFormats", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
+            ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "SyntheticDataTests", dependencies: ["SyntheticData", "AppStoreFormats", "Gzip"],

@@ -7,13 +7,15 @@ import Foundation
 
     private let receiptParser = ReceiptRecordParser(hasher: AccountKeyHasher(pepper: nil))
 
-    /// Hands the same bytes to each parser: as one JSON value, one recorded receipt, a catalog, a product list, and
-    /// the lines of a sales report. A crash, a hang or a sanitizer report is a finding; thrown errors are the expected outcome.
+    /// Hands the same bytes to each parser: as one JSON value, one recorded receipt, a compact JWS, a catalog, a
+    /// product list, and the lines of a sales report. A crash, a hang or a sanitizer report is a finding; thrown
+    /// errors are the expected outcome.
     @_cdecl("LLVMFuzzerTestOneInput")
     public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         let bytes = size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size))
         _ = try? JSONParser.parse(bytes)
         _ = try? receiptParser.parse(bytes)
+        _ = try? CompactJWS(bytes)
         _ = try? CatalogFile.parseCatalog(bytes)
         if bytes.first == UInt8(ascii: "[") {
             // Our JSON path only: property lists go to Foundation's parser, which is not ours to fuzz (and leaks a

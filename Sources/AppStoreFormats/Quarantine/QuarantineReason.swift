@@ -21,6 +21,9 @@ package enum QuarantineReason: String, Sendable, Hashable, CaseIterable {
     case usernameHashMismatch = "username-hash-mismatch"
     /// A value longer than any real one, that would not fit the index it goes to (an id of thousands of bytes).
     case valueTooLong = "value-too-long"
+    /// Signed data (StoreKit 2) that is not a compact JWS at all: not three parts, bad base64url, a header or payload
+    /// that is not a JSON object (`CompactJWS`). A JWS that parses but does not verify is kept, not quarantined.
+    case invalidJWS = "invalid-jws"
 
     // A stretch of a receipt file that is not a record (`ReceiptFileReader`).
     case recordTooLong = "record-too-long"

@@ -1,0 +1,111 @@
+/// Signed data as Apple sends it since StoreKit 2 (FORMATS.md §5): a compact JWS,
+/// `BASE64URL(header).BASE64URL(payload).BASE64URL(signature)`, split and decoded but not verified.
+///
+/// Parsing fails (`invalid-jws`) only for what is not a JWS at all: not three parts, a part that is not base64url, a
+/// header or payload that is not a JSON object. Everything a verifier judges — the algorithm, the certificate chain,
+/// the signature's length — is kept as found, so that a forged record is stored with its verification outcome
+/// instead of vanishing into the quarantine (`AppStoreSignatures.SignatureVerifier`).
+package struct CompactJWS: Sendable, Equatable {
+    /// The protected header, e.g. `{"alg":"ES256","x5c":[…]}`.
+    package var header: JSONObject
+    /// The header's `alg`, when it is a string (`ES256` for everything Apple signs).
+    package var algorithm: String?
+    /// The header's `x5c`: the certificate chain, leaf first, each certificate standard base64 of its DER; nil when
+    /// the header has no `x5c` or it is not an array of strings.
+    package var certificateChain: [String]?
+    /// The decoded payload, byte for byte as signed.
+    package var payloadBytes: [UInt8]
+    /// The payload parsed: a transaction, a renewal info, a notification, an app transaction.
+    package var payload: JSONObject
+    /// The decoded signature: for ES256 the 64 bytes `r || s` (a verifier judges any other length).
+    package var signature: [UInt8]
+    /// What the signature signs: the ASCII bytes `header.payload` exactly as they arrived.
+    package var signingInput: [UInt8]
+    /// The payload's `signedDate` (epoch milliseconds; Xcode writes fractions, which are cut to the millisecond), or
+    /// nil when the payload has none. Certificates are judged at this instant, not at "now".
+    package var signedDate: Timestamp?
+
+    /// Parses a compact JWS from its ASCII text (no surrounding whitespace or quotes).
+    package init(_ text: some Collection<UInt8>) throws(ReceiptRecordError) {
+        let bytes = Array(text)
+        let dots = bytes.indices.filter { bytes[$0] == UInt8(ascii: ".") }
+        guard dots.count == 2 else {
+            throw ReceiptRecordError(
+                .invalidJWS, "signed data is not a compact JWS: \(dots.count + 1) parts separated by '.', not 3")
+        }
+        let headerText = bytes[..<dots[0]]
+        let payloadText = bytes[(dots[0] + 1)..<dots[1]]
+        let signatureText = bytes[(dots[1] + 1)...]
+
+        let header = try Self.jsonObject(headerText, part: "header")
+        let payloadBytes = try Self.decode(payloadText, part: "payload")
+        let payload = try Self.jsonObject(decoded: payloadBytes, part: "payload")
+        self.header = header
+        self.payloadBytes = payloadBytes
+        self.payload = payload
+        self.signature = try Self.decode(signatureText, part: "signature")
+        self.signingInput = Array(bytes[..<dots[1]])
+
+        if case .string(let algorithm) = header["alg"] { self.algorithm = algorithm }
+        if case .array(let entries) = header["x5c"] {
+            var chain: [String] = []
+            chain.reserveCapacity(entries.count)
+            for entry in entries {
+                guard case .string(let certificate) = entry else {
+                    chain = []
+                    break
+                }
+                chain.append(certificate)
+            }
+            self.certificateChain = chain.count == entries.count ? chain : nil
+        }
+        self.signedDate = try Self.signedDate(payload)
+    }
+
+    /// Parses a compact JWS from a string.
+    package init(_ text: String) throws(ReceiptRecordError) {
+        try self.init(Array(text.utf8))
+    }
+
+    private static func decode(_ text: ArraySlice<UInt8>, part: String) throws(ReceiptRecordError) -> [UInt8] {
+        guard let bytes = Base64URL.decode(text) else {
+            throw ReceiptRecordError(.invalidJWS, "the JWS \(part) is not unpadded base64url")
+        }
+        return bytes
+    }
+
+    private static func jsonObject(_ text: ArraySlice<UInt8>, part: String) throws(ReceiptRecordError) -> JSONObject {
+        try jsonObject(decoded: try decode(text, part: part), part: part)
+    }
+
+    private static func jsonObject(decoded bytes: [UInt8], part: String) throws(ReceiptRecordError) -> JSONObject {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes)
+        } catch {
+            throw ReceiptRecordError(.invalidJWS, "the JWS \(part) is not JSON: \(error)")
+        }
+        guard let object = value.object else {
+            throw ReceiptRecordError(.invalidJWS, "the JWS \(part) is a JSON \(value.typeName), not an object")
+        }
+        return object
+    }
+
+    /// `signedDate` as epoch milliseconds; a fraction (Xcode's `1697679936056.485`) is cut to the millisecond below.
+    private static func signedDate(_ payload: JSONObject) throws(ReceiptRecordError) -> Timestamp? {
+        guard let value = payload["signedDate"], value != .null else { return nil }
+        guard case .number(let text) = value else {
+            throw ReceiptRecordError(.wrongType, "\"signedDate\" is a \(value.typeName), not epoch milliseconds")
+        }
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let whole = DateText.milliseconds(parts[0]), !parts[0].contains(" "),
+            parts.count == 1 || (!parts[1].isEmpty && parts[1].allSatisfy { $0.isASCII && $0.isNumber })
+        else {
+            throw ReceiptRecordError(.invalidDate, "\"signedDate\" is not epoch milliseconds (\(text))")
+        }
+        // Below zero a cut fraction moves the instant earlier: floor, as for every other instant.
+        let hasFraction = parts.count == 2 && parts[1].contains { $0 != "0" }
+        let isNegative = parts[0].hasPrefix("-")
+        return Timestamp(millisecondsSince1970: whole.millisecondsSince1970 - (hasFraction && isNegative ? 1 : 0))
+    }
+}

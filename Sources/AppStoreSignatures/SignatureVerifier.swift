@@ -1,0 +1,94 @@
+package import AppStoreFormats
+internal import Crypto
+internal import Synchronization
+
+/// Verifies Apple's signed data offline (FORMATS.md §5), judging each certificate at the payload's `signedDate`: an
+/// archive audited years later must not fail every genuine record whose leaf has expired since.
+///
+/// A chain is judged once and cached by its `x5c` text, so the work per record is one ES256 signature check and one
+/// date comparison. One verifier may be shared by any number of threads: the cache is behind a lock held only for
+/// a lookup or an insert, never while a signature is checked.
+package final class SignatureVerifier: Sendable {
+    /// How many chains are remembered. Apple signs with a handful of leaves at a time; a file of forgeries, each
+    /// with a chain of its own, empties the cache when it fills rather than growing it without bound.
+    package static let cacheCapacity = 1024
+
+    /// Counts of chain checks done and spared, for tests and benchmarks.
+    package struct Statistics: Sendable, Equatable {
+        /// Chains judged (certificates parsed, signatures between them checked).
+        package var chainChecks = 0
+        /// Records whose chain was already judged.
+        package var cacheHits = 0
+
+        /// Counts as given.
+        package init(chainChecks: Int = 0, cacheHits: Int = 0) {
+            self.chainChecks = chainChecks
+            self.cacheHits = cacheHits
+        }
+    }
+
+    private struct Cache {
+        var verdicts: [[String]: ChainVerdict] = [:]
+        var statistics = Statistics()
+    }
+
+    /// The roots a chain must end in.
+    package let trustStore: TrustStore
+    private let cache = Mutex(Cache())
+
+    /// A verifier that trusts the roots of `trustStore` (Apple Root CA - G3 by default).
+    package init(trustStore: TrustStore = .apple) {
+        self.trustStore = trustStore
+    }
+
+    /// The outcome for `jws`, from the first check that fails, in this order: the algorithm
+    /// (`unsupported-algorithm`), the chain's length (`missing-x5c`), its path to a trusted root (`untrusted-chain`),
+    /// Apple's OIDs (`missing-apple-oid`), the signature (`bad-signature`), and last the certificates' validity at
+    /// `signedDate` (`expired-at-signed-date`): the date is the payload's word, worth nothing until the signature
+    /// over it holds.
+    package func verify(_ jws: CompactJWS) -> VerificationOutcome {
+        guard jws.algorithm == "ES256" else { return .unsupportedAlgorithm }
+        let chain: TrustedChain
+        switch verdict(for: jws.certificateChain) {
+        case .rejected(let outcome): return outcome
+        case .trusted(let trusted): chain = trusted
+        }
+        guard let key = chain.leafKey?.key, jws.signature.count == 64,
+            let signature = try? P256.Signing.ECDSASignature(rawRepresentation: jws.signature),
+            key.isValidSignature(signature, for: jws.signingInput)
+        else { return .badSignature }
+        guard let signedDate = jws.signedDate, chain.isValid(at: signedDate) else { return .expiredAtSignedDate }
+        return .verified
+    }
+
+    /// The outcome for a certificate chain alone (`x5c`: leaf, intermediate, root; standard base64 DER) at
+    /// `instant`: `verified` when a record it signed at that instant would verify given a matching signature.
+    package func verifyChain(_ x5c: [String]?, at instant: Timestamp) -> VerificationOutcome {
+        switch verdict(for: x5c) {
+        case .rejected(let outcome): return outcome
+        case .trusted(let chain): return chain.isValid(at: instant) ? .verified : .expiredAtSignedDate
+        }
+    }
+
+    /// The counts so far.
+    package var statistics: Statistics { cache.withLock { $0.statistics } }
+
+    /// The cached verdict for `x5c`, judging it first when it is new. Two threads meeting a new chain at once may
+    /// both judge it; the verdicts are equal, and the lock is not held through the work.
+    private func verdict(for x5c: [String]?) -> ChainVerdict {
+        guard let x5c else { return .rejected(.missingX5C) }
+        let cached = cache.withLock { cache -> ChainVerdict? in
+            guard let verdict = cache.verdicts[x5c] else { return nil }
+            cache.statistics.cacheHits += 1
+            return verdict
+        }
+        if let cached { return cached }
+        let verdict = ChainVerdict(x5c: x5c, trustStore: trustStore)
+        cache.withLock { cache in
+            if cache.verdicts.count >= Self.cacheCapacity { cache.verdicts.removeAll(keepingCapacity: true) }
+            cache.verdicts[x5c] = verdict
+            cache.statistics.chainChecks += 1
+        }
+        return verdict
+    }
+}
