@@ -96,53 +96,38 @@ enum LoggingBootstrap {
         guard !isDone else { return }
         isDone = true
         chosenFormat = format
+        LoggingSystem.bootstrap { label in StderrLogHandler(label: label, format: format) }
+    }
+}
+
+/// Log lines on stderr, in the format chosen: plain (`2026-11-22T07:15:03Z info ingested receipts file=…`) or one
+/// JSON object per line, for log shippers.
+struct StderrLogHandler: LogHandler {
+    let label: String
+    let format: LogFormat
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let merged = metadata.merging(event.metadata ?? [:]) { $1 }.mapValues { "\($0)" }
+        let line: String
         switch format {
-        case .plain: LoggingSystem.bootstrap { label in PlainLogHandler(label: label) }
-        case .json: LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
+        case .plain:
+            line = LogLine.plain(
+                time: LogTime.now(), level: "\(event.level)", message: "\(event.message)", metadata: merged)
+        case .json:
+            let fixed: [String: LogLine.JSONValue] = [
+                "time": .string(LogTime.now()), "level": .string("\(event.level)"),
+                "message": .string("\(event.message)"), "logger": .string(label),
+            ]
+            line = LogLine.json(fixed.merging(merged.mapValues { .string($0) }) { $1 })
         }
-    }
-}
-
-/// `2026-11-22T07:15:03Z info ingested receipts file=… records=…` on stderr.
-struct PlainLogHandler: LogHandler {
-    let label: String
-    var logLevel: Logger.Level = .info
-    var metadata: Logger.Metadata = [:]
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-        let line = LogLine.plain(
-            time: LogTime.now(), level: "\(event.level)", message: "\(event.message)",
-            metadata: merged.mapValues { "\($0)" })
         FileHandle.standardError.write(Data((line + "\n").utf8))
-    }
-}
-
-/// One JSON object per line on stderr, for log shippers.
-struct JSONLogHandler: LogHandler {
-    let label: String
-    var logLevel: Logger.Level = .info
-    var metadata: Logger.Metadata = [:]
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        var object: [String: LogLine.JSONValue] = [
-            "time": .string(LogTime.now()), "level": .string("\(event.level)"),
-            "message": .string("\(event.message)"), "logger": .string(label),
-        ]
-        for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) {
-            object[key] = .string("\(value)")
-        }
-        FileHandle.standardError.write(Data((LogLine.json(object) + "\n").utf8))
     }
 }
 
