@@ -146,10 +146,6 @@ import Testing
 
 // MARK: - Helpers
 
-private struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-}
-
 /// A server under a fresh home in /tmp, and what removes it.
 private func makeServer() throws -> (EmbeddedServer, () -> Void) {
     var template = Array("/tmp/iap-audit-auth-XXXXXX".utf8CString)
@@ -174,33 +170,5 @@ private func run(
     _ server: EmbeddedServer, _ role: String, _ sql: String, database: String = "postgres",
     asUID uid: uid_t? = nil, gid: gid_t = 0
 ) throws -> String {
-    let endpoint = server.endpoint
-    let psql = server.installation.executable("psql")
-    let arguments = [
-        "-X", "-v", "ON_ERROR_STOP=1", "-h", endpoint.socketDirectory, "-p", String(endpoint.port), "-U", role,
-        "-d", database, "-Atqc", sql,
-    ]
-    let process = Process()
-    if let uid {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=\(uid)", "--regid=\(gid)", "--clear-groups", "--", psql] + arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: "/")
-    } else {
-        process.executableURL = URL(fileURLWithPath: psql)
-        process.arguments = arguments
-    }
-    process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PG") }
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let printed = output.fileHandleForReading.readDataToEndOfFile()
-    let complaints = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw TestFailure(description: "psql failed: \(String(decoding: complaints, as: UTF8.self))")
-    }
-    return String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    try psql(server.installation, server.endpoint, sql, role: role, database: database, asUID: uid, gid: gid)
 }

@@ -250,10 +250,6 @@ private final class Results: @unchecked Sendable {
     }
 }
 
-private struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-}
-
 private func runningPID(_ server: EmbeddedServer) -> Int32? {
     if case .running(let pid) = server.status() { return pid }
     return nil
@@ -312,33 +308,4 @@ private func waitUntil(timeout: TimeInterval = 15, _ condition: () -> Bool) thro
         guard Date() < deadline else { throw TestFailure(description: "condition not met within \(timeout) s") }
         Thread.sleep(forTimeInterval: 0.05)
     }
-}
-
-/// Runs one psql command on the server the way a user would and returns its unaligned output.
-private func psql(
-    _ installation: PostgresInstallation, _ endpoint: EmbeddedServer.Endpoint, _ sql: String
-) throws
-    -> String
-{
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: installation.executable("psql"))
-    process.arguments = [
-        "-X", "-v", "ON_ERROR_STOP=1", "-h", endpoint.socketDirectory, "-p", String(endpoint.port),
-        "-U", endpoint.user, "-d", "postgres", "-Atqc", sql,
-    ]
-    process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PG") }
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    // psql exits and closes both pipes; read before waiting so a full pipe cannot block it.
-    let printed = output.fileHandleForReading.readDataToEndOfFile()
-    let complaints = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw TestFailure(description: "psql failed: \(String(decoding: complaints, as: UTF8.self))")
-    }
-    return String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 }
