@@ -6,37 +6,37 @@ import Testing
 
 struct LineReaderTests {
     @Test func splitsOnLineFeedsAndStripsCarriageReturns() throws {
-        let fixture = try Fixture()
+        let fixture = try TemporaryDirectory()
         let events = try fixture.events(Array("a\r\nbb\n\r\n\nc\r\n".utf8), maxLineLength: 100)
         #expect(events == [.line(1, "a"), .line(2, "bb"), .line(3, ""), .line(4, ""), .line(5, "c")])
     }
 
     @Test func returnsFinalLineWithoutNewline() throws {
-        let fixture = try Fixture()
+        let fixture = try TemporaryDirectory()
         #expect(try fixture.events(Array("a\nlast".utf8), maxLineLength: 100) == [.line(1, "a"), .line(2, "last")])
         #expect(try fixture.events(Array("a\nlast\r".utf8), maxLineLength: 100) == [.line(1, "a"), .line(2, "last")])
     }
 
     @Test func keepsCarriageReturnsInsideALine() throws {
-        let fixture = try Fixture()
+        let fixture = try TemporaryDirectory()
         #expect(try fixture.events(Array("a\rb\n".utf8), maxLineLength: 100) == [.line(1, "a\rb")])
     }
 
     @Test func yieldsNothingForAnEmptyFile() throws {
-        let fixture = try Fixture()
+        let fixture = try TemporaryDirectory()
         #expect(try fixture.events([], maxLineLength: 100).isEmpty)
         #expect(try fixture.events(GzipWriter.compress([]), maxLineLength: 100).isEmpty)
     }
 
     @Test func readsGzipLikePlainText() throws {
-        let fixture = try Fixture()
+        let fixture = try TemporaryDirectory()
         let text = Array("Provider\tSKU\r\nAPPLE\tcoins\r\n".utf8)
         let expected: [Event] = [.line(1, "Provider\tSKU"), .line(2, "APPLE\tcoins")]
         #expect(try fixture.events(GzipWriter.compress(text), maxLineLength: 100) == expected)
     }
 
     @Test func acceptsALineOfExactlyTheMaximumLength() throws {
-        let fixture = try Fixture()
+        let fixture = try TemporaryDirectory()
         let line = String(repeating: "x", count: 10)
         let events = try fixture.events(Array("\(line)\r\n\(line)x\r\n\(line)".utf8), maxLineLength: 10)
         #expect(events == [.line(1, line), .overlong(2, 11, line), .line(3, line)])
@@ -44,7 +44,7 @@ struct LineReaderTests {
 
     @Test(arguments: [false, true])
     func skipsAnOverlongLineAndKeepsCounting(gzip: Bool) throws {
-        let fixture = try Fixture()
+        let fixture = try TemporaryDirectory()
         let long = [UInt8](repeating: UInt8(ascii: "y"), count: 5_000_000)
         let text = Array("header\n".utf8) + long + Array("\r\nafter\nend".utf8)
         let events = try fixture.events(gzip ? GzipWriter.compress(text) : text, maxLineLength: 1 << 20)
@@ -56,7 +56,7 @@ struct LineReaderTests {
     }
 
     @Test func reportsAnOverlongLastLineWithoutNewline() throws {
-        let fixture = try Fixture()
+        let fixture = try TemporaryDirectory()
         let text = Array("a\n".utf8) + [UInt8](repeating: UInt8(ascii: "z"), count: 700_000)
         let events = try fixture.events(text, maxLineLength: 1_000)
         #expect(events == [.line(1, "a"), .overlong(2, 700_000, String(repeating: "z", count: 1_000))])
@@ -64,7 +64,7 @@ struct LineReaderTests {
 
     @Test(arguments: [1, 50, 300])
     func matchesASimpleSplitterOnRandomLineLengths(maxLineLength: Int) throws {
-        let fixture = try Fixture()
+        let fixture = try TemporaryDirectory()
         // Lines around the limit, over a total that spans several 256 KiB reads, catch boundary mistakes.
         var generator = SplitMix(seed: UInt64(maxLineLength))
         var text: [UInt8] = []
@@ -80,7 +80,7 @@ struct LineReaderTests {
     }
 
     @Test func reportsTheInProgressLineWhenGzipIsTruncated() throws {
-        let fixture = try Fixture()
+        let fixture = try TemporaryDirectory()
         let lines = (1...50_000).map { "2014-03-\($0 % 28 + 1)\tcom.example.coins\t\($0)" }
         let compressed = GzipWriter.compress(Array(lines.joined(separator: "\n").utf8))
         let path = try fixture.write(Array(compressed.prefix(compressed.count / 2)), to: "truncated.txt.gz")
@@ -100,7 +100,7 @@ struct LineReaderTests {
     }
 
     @Test func readsACorpusReportGzippedAsTwoMembersByteForByte() throws {
-        let fixture = try Fixture()
+        let fixture = try TemporaryDirectory()
         let original = try TestCorpus.bytes("sales/sales_2009-08-31_27col_alexvollmer_report.txt")
         let path = fixture.path("sales_2009-08-31_27col_alexvollmer_report.txt.gz")
         let writer = try GzipWriter(path: path)
@@ -196,31 +196,10 @@ private struct SplitMix {
     }
 }
 
-/// A temporary directory for one test's files, removed when the test ends.
-private final class Fixture {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("LineReaderTests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    func path(_ name: String) -> String {
-        url.appendingPathComponent(name).path
-    }
-
-    func write(_ bytes: [UInt8], to name: String) throws -> String {
-        let path = path(name)
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
+/// Reading what a test wrote into its temporary directory (removed when the test ends).
+extension TemporaryDirectory {
     /// Writes `bytes` to a fresh file and reads all its events.
-    func events(_ bytes: [UInt8], maxLineLength: Int) throws -> [Event] {
+    fileprivate func events(_ bytes: [UInt8], maxLineLength: Int) throws -> [Event] {
         let path = try write(bytes, to: UUID().uuidString)
         let reader = LineReader(file: try DecodedFile(path: path), maxLineLength: maxLineLength)
         var events: [Event] = []
