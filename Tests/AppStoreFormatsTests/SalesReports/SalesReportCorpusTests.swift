@@ -129,13 +129,10 @@ import Testing
     }
 
     @Test func paymentsSummaryIsRecognisedAndItsRegionsKeptAsColumns() throws {
-        let parsed = try Fixtures.parseCorpusFile("payments_2014-09_apple-slicer_financial_report.csv")
-        #expect(parsed.layout == .paymentsSummary)
+        let parsed = try parseClean("payments_2014-09_apple-slicer_financial_report.csv", layout: .paymentsSummary)
         #expect(parsed.headerLines == [1, 3])
         #expect(parsed.blankLines == [2, 7, 10, 11])
         #expect(parsed.rows.map(\.line) == [4, 5, 6])
-        #expect(parsed.rejections.isEmpty)
-        #expect(parsed.findings.isEmpty)
         #expect(parsed.columnNames.prefix(3) == ["Region (Currency)", "Units Sold", "Earned"])
 
         let swiss = try #require(parsed.row(atLine: 4))
@@ -153,11 +150,8 @@ import Testing
     // MARK: - Sales reports, 27 columns
 
     @Test func vollmer2009ReportStoresFourRowsWithSingleSpaceBlanks() throws {
-        let parsed = try Fixtures.parseCorpusFile("sales_2009-08-31_27col_alexvollmer_report.txt")
-        #expect(parsed.layout == .sales27)
+        let parsed = try parseClean("sales_2009-08-31_27col_alexvollmer_report.txt", layout: .sales27)
         #expect(parsed.rows.map(\.line) == [2, 3, 4, 5])
-        #expect(parsed.rejections.isEmpty)
-        #expect(parsed.findings.isEmpty)
         #expect(parsed.rows.map(\.productType) == [.app, .update, .update, .update])
 
         let first = try #require(parsed.row(atLine: 2))
@@ -192,11 +186,8 @@ import Testing
     }
 
     @Test func scsibugOldFormatStoresThirtyRowsWithPromoCodes() throws {
-        let parsed = try Fixtures.parseCorpusFile("sales_2010-08-28_27col_scsibug_SampleDailySalesOldFmt.txt")
-        #expect(parsed.layout == .sales27)
+        let parsed = try parseClean("sales_2010-08-28_27col_scsibug_SampleDailySalesOldFmt.txt", layout: .sales27)
         #expect(parsed.rows.count == 30)
-        #expect(parsed.rejections.isEmpty)
-        #expect(parsed.findings.isEmpty)
         #expect(parsed.rows.map(\.units).reduce(0, +) == 53)
         #expect(parsed.row(atLine: 3)?.promoCode == "CR-RW")
         #expect(parsed.row(atLine: 2)?.promoCode == nil)
@@ -207,11 +198,8 @@ import Testing
     // MARK: - Sales reports, SKU layouts
 
     @Test func scsibugDailyReportReadsSpacePaddedDates() throws {
-        let parsed = try Fixtures.parseCorpusFile("sales_2010-08-28_18col_scsibug_DailySales.txt")
-        #expect(parsed.layout == .sales(columnCount: 18))
+        let parsed = try parseClean("sales_2010-08-28_18col_scsibug_DailySales.txt", layout: .sales(columnCount: 18))
         #expect(parsed.rows.count == 50)
-        #expect(parsed.rejections.isEmpty)
-        #expect(parsed.findings.isEmpty)
         #expect(parsed.rows.map(\.units).reduce(0, +) == 100)
         #expect(parsed.rows.filter { $0.productTypeIdentifier == "7F" }.count == 3)
         #expect(parsed.rows.filter { $0.productType == .update }.count == 3)
@@ -227,11 +215,9 @@ import Testing
     }
 
     @Test func scsibugWeeklyReportCoversMondayToSunday() throws {
-        let parsed = try Fixtures.parseCorpusFile("sales_2010-08-29_18col_weekly_scsibug_WeeklySales.txt")
-        #expect(parsed.layout == .sales(columnCount: 18))
+        let parsed = try parseClean(
+            "sales_2010-08-29_18col_weekly_scsibug_WeeklySales.txt", layout: .sales(columnCount: 18))
         #expect(parsed.rows.count == 16)
-        #expect(parsed.rejections.isEmpty)
-        #expect(parsed.findings.isEmpty)
         #expect(parsed.rows.map(\.units).reduce(0, +) == 58)
         let first = try #require(parsed.row(atLine: 2))
         #expect(first.beginDate == CalendarDate(year: 2010, month: 8, day: 23))
@@ -244,11 +230,8 @@ import Testing
     // The two Tippr reports state no licence: not shipped, read from ../shared/corpus when it is there.
     @Test(.enabled(if: TestCorpus.hasUnlicensedSamples, "unlicensed sample, only in ../shared/corpus (absent)"))
     func tipprReportOf2011StoresFourRowsWithOriginalName() throws {
-        let parsed = try Fixtures.parseCorpusFile("S_D_85127269_20111122.txt")
-        #expect(parsed.layout == .sales(columnCount: 20))
+        let parsed = try parseClean("S_D_85127269_20111122.txt", layout: .sales(columnCount: 20))
         #expect(parsed.rows.map(\.line) == [2, 3, 4, 5])
-        #expect(parsed.rejections.isEmpty)
-        #expect(parsed.findings.isEmpty)
         #expect(parsed.rows.map(\.productType) == [.update, .app, .update, .app])
         #expect(parsed.rows.map(\.units) == [1, 35, 8, 2])
         let first = try #require(parsed.row(atLine: 2))
@@ -264,11 +247,8 @@ import Testing
 
     @Test(.enabled(if: TestCorpus.hasUnlicensedSamples, "unlicensed sample, only in ../shared/corpus (absent)"))
     func tipprReportOf2012StoresFiveRowsIncludingCanada() throws {
-        let parsed = try Fixtures.parseCorpusFile("S_D_85127269_20120207.txt")
-        #expect(parsed.layout == .sales(columnCount: 20))
+        let parsed = try parseClean("S_D_85127269_20120207.txt", layout: .sales(columnCount: 20))
         #expect(parsed.rows.map(\.line) == [2, 3, 4, 5, 6])
-        #expect(parsed.rejections.isEmpty)
-        #expect(parsed.findings.isEmpty)
         let canada = try #require(parsed.row(atLine: 3))
         #expect(canada.vendorIdentifier == "com.poweredbytippr.q-pond")
         #expect(canada.countryCode == "CA" && canada.customerCurrency == "CAD" && canada.proceedsCurrency == "CAD")
@@ -291,11 +271,8 @@ import Testing
     }
 
     @Test func mizoReportKeepsCategoryAndTrulyEmptyCmb() throws {
-        let parsed = try Fixtures.parseCorpusFile("sales_2015-02-28_22col_mizoR_data.tsv")
-        #expect(parsed.layout == .sales(columnCount: 22))
+        let parsed = try parseClean("sales_2015-02-28_22col_mizoR_data.tsv", layout: .sales(columnCount: 22))
         #expect(parsed.rows.map(\.line) == [2, 3])
-        #expect(parsed.rejections.isEmpty)
-        #expect(parsed.findings.isEmpty)
         #expect(parsed.rows.map(\.category) == ["Lifestyle", "Social Networking"])
         #expect(parsed.rows.map(\.customerCurrency) == ["JPY", "JPY"])
         #expect(parsed.rows.map(\.columns["CMB"]) == ["", ""])
@@ -303,11 +280,8 @@ import Testing
     }
 
     @Test func appStoreApiSalesReportStoresSubscriptionRenewals() throws {
-        let parsed = try Fixtures.parseCorpusFile("sales_2020-10-05_28col_appstore-sdk-go_sales.tsv")
-        #expect(parsed.layout == .sales(columnCount: 28))
+        let parsed = try parseClean("sales_2020-10-05_28col_appstore-sdk-go_sales.tsv", layout: .sales(columnCount: 28))
         #expect(parsed.rows.count == 46)
-        #expect(parsed.rejections.isEmpty)
-        #expect(parsed.findings.isEmpty)
         #expect(parsed.rows.map(\.units).reduce(0, +) == 716)
         #expect(parsed.rows.filter { $0.productType == .inAppPurchase }.count == 16)
         #expect(parsed.rows.filter { $0.productType == .redownload }.count == 16)
@@ -335,11 +309,8 @@ import Testing
     // MARK: - Subscription reports
 
     @Test func subscriptionReportStoresFortyNineOfferRows() throws {
-        let parsed = try Fixtures.parseCorpusFile("subscription_2020-10_appstore-sdk-go_subscriptions.tsv")
-        #expect(parsed.layout == .subscription)
+        let parsed = try parseClean("subscription_2020-10_appstore-sdk-go_subscriptions.tsv", layout: .subscription)
         #expect(parsed.rows.count == 49)
-        #expect(parsed.rejections.isEmpty)
-        #expect(parsed.findings.isEmpty)
         let first = try #require(parsed.row(atLine: 2))
         #expect(first.beginDate == nil)
         #expect(first.title == "foo.bar.baz")
@@ -353,13 +324,9 @@ import Testing
     }
 
     @Test func subscriptionEventReportStoresEventsWithIsoDates() throws {
-        let parsed = try Fixtures.parseCorpusFile(
-            "subscription-event_2020-10_appstore-sdk-go_subscriptions-events.tsv"
-        )
-        #expect(parsed.layout == .subscriptionEvent)
+        let parsed = try parseClean(
+            "subscription-event_2020-10_appstore-sdk-go_subscriptions-events.tsv", layout: .subscriptionEvent)
         #expect(parsed.rows.count == 49)
-        #expect(parsed.rejections.isEmpty)
-        #expect(parsed.findings.isEmpty)
         #expect(parsed.rows.map(\.units).reduce(0, +) == 120)
         #expect(parsed.rows.filter { $0.columns["Event"] == "Renew" }.count == 23)
         let first = try #require(parsed.row(atLine: 2))
@@ -370,11 +337,8 @@ import Testing
     }
 
     @Test func subscriberReportKeepsTheRefundRow() throws {
-        let parsed = try Fixtures.parseCorpusFile("subscriber_2020-10_appstore-sdk-go_subscribers.tsv")
-        #expect(parsed.layout == .subscriber)
+        let parsed = try parseClean("subscriber_2020-10_appstore-sdk-go_subscribers.tsv", layout: .subscriber)
         #expect(parsed.rows.count == 48)
-        #expect(parsed.rejections.isEmpty)
-        #expect(parsed.findings.isEmpty)
         #expect(parsed.rows.map(\.units).reduce(0, +) == 47)
         let refund = try #require(parsed.row(atLine: 46))
         #expect(refund.columns["Refund"] == "Yes")
@@ -382,5 +346,16 @@ import Testing
         #expect(refund.units == 0)
         #expect(refund.customerPrice?.text == "-85.43")
         #expect(refund.beginDate == CalendarDate(year: 2020, month: 10, day: 5))
+    }
+
+    /// Parses a sample that must read cleanly: in `layout`, no row rejected, no finding.
+    private func parseClean(
+        _ name: String, layout: ReportLayout, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> ParsedSalesReport {
+        let parsed = try Fixtures.parseCorpusFile(name)
+        #expect(parsed.layout == layout, sourceLocation: sourceLocation)
+        #expect(parsed.rejections.isEmpty, sourceLocation: sourceLocation)
+        #expect(parsed.findings.isEmpty, sourceLocation: sourceLocation)
+        return parsed
     }
 }
