@@ -85,11 +85,7 @@ enum SalesReportFixtures {
         return lines.map { $0.last == UInt8(ascii: "\r") ? $0.dropLast() : $0 }
     }
 
-    static let sales18Header = [
-        "Provider", "Provider Country", "SKU", "Developer", "Title", "Version", "Product Type Identifier", "Units",
-        "Developer Proceeds", "Begin Date", "End Date", "Customer Currency", "Country Code", "Currency of Proceeds",
-        "Apple Identifier", "Customer Price", "Promo Code", "Parent Identifier",
-    ].joined(separator: "\t")
+    static let sales18Header = ReportHeaders.sales18
 
     /// One 18-column row; override fields by header name.
     static func sales18Row(_ overrides: [String: String] = [:]) -> String {
@@ -104,13 +100,7 @@ enum SalesReportFixtures {
         return defaults.map { overrides[$0.0] ?? $0.1 }.joined(separator: "\t")
     }
 
-    static let financialHeader = [
-        "Start Date", "End Date", "UPC", "ISRC/ISBN", "Vendor Identifier", "Quantity", "Partner Share",
-        "Extended Partner Share", "Partner Share Currency", "Sales or Return", "Apple Identifier",
-        "Artist/Show/Developer/Author", "Title", "Label/Studio/Network/Developer/Publisher", "Grid",
-        "Product Type Identifier", "ISAN/Other Identifier", "Country Of Sale", "Pre-order Flag", "Promo Code",
-        "Customer Price", "Customer Currency",
-    ].joined(separator: "\t")
+    static let financialHeader = ReportHeaders.financial
 
     static func financialRow(
         vendor: String = "com.example.game.coins100", quantity: Int, share: String = "0.70",

@@ -1,6 +1,7 @@
 import Foundation
 import Gzip
 import Postgres
+import TestSupport
 
 /// Builders for report files in tests.
 enum SalesTestData {
@@ -20,20 +21,10 @@ enum SalesTestData {
     }
 
     /// The SKU-layout header of 2011 (20 columns).
-    static let header20 = [
-        "Provider", "Provider Country", "SKU", "Developer", "Title", "Version", "Product Type Identifier", "Units",
-        "Developer Proceeds", "Begin Date", "End Date", "Customer Currency", "Country Code", "Currency of Proceeds",
-        "Apple Identifier", "Customer Price", "Promo Code", "Parent Identifier", "Subscription", "Period",
-    ].joined(separator: "\t")
+    static let header20 = ReportHeaders.sales20
 
     /// The header of a Financial Report (22 columns, Total_ trailers after the rows).
-    static let financialHeader = [
-        "Start Date", "End Date", "UPC", "ISRC/ISBN", "Vendor Identifier", "Quantity", "Partner Share",
-        "Extended Partner Share", "Partner Share Currency", "Sales or Return", "Apple Identifier",
-        "Artist/Show/Developer/Author", "Title", "Label/Studio/Network/Developer/Publisher", "Grid",
-        "Product Type Identifier", "ISAN/Other Identifier", "Country Of Sale", "Pre-order Flag", "Promo Code",
-        "Customer Price", "Customer Currency",
-    ].joined(separator: "\t")
+    static let financialHeader = ReportHeaders.financial
 
     /// One 20-column row; dates `MM/DD/YYYY`.
     static func row20(
