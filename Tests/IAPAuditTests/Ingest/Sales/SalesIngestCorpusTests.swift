@@ -60,17 +60,30 @@ struct SalesIngestCorpusTests {
         #expect(Set(files) == Set(available.map(\.file)))
     }
 
-    @Test(arguments: shippedExpectations)
-    func plainFileIsStoredOrQuarantinedPrecisely(_ expected: Expected) throws {
-        try ingestPlain(expected)
+    /// How a corpus file is handed to ingest: as it is, or as a multi-member gzip that must give the same rows.
+    enum Packing: CaseIterable, Sendable {
+        case plain
+        case multiMemberGzip
+    }
+
+    @Test(arguments: shippedExpectations, Packing.allCases)
+    func fileIsStoredOrQuarantinedPrecisely(_ expected: Expected, packing: Packing) throws {
+        try ingest(expected, packing)
     }
 
     // The Tippr reports state no licence: not shipped, read from ../shared/corpus when it is there.
     @Test(
         .enabled(if: TestCorpus.hasUnlicensedSamples, "unlicensed samples, only in ../shared/corpus (absent)"),
-        arguments: unlicensedExpectations)
-    func unlicensedPlainFileIsStoredOrQuarantinedPrecisely(_ expected: Expected) throws {
-        try ingestPlain(expected)
+        arguments: unlicensedExpectations, Packing.allCases)
+    func unlicensedFileIsStoredOrQuarantinedPrecisely(_ expected: Expected, packing: Packing) throws {
+        try ingest(expected, packing)
+    }
+
+    private func ingest(_ expected: Expected, _ packing: Packing) throws {
+        switch packing {
+        case .plain: try ingestPlain(expected)
+        case .multiMemberGzip: try ingestMultiMemberGzip(expected)
+        }
     }
 
     private func ingestPlain(_ expected: Expected) throws {
@@ -78,18 +91,6 @@ struct SalesIngestCorpusTests {
         let path = TestCorpus.path("sales/" + expected.file)
         let summary = try test.workspace.ingestSales(paths: [path])
         try check(test, expected, summary: summary, compression: "none")
-    }
-
-    @Test(arguments: shippedExpectations)
-    func multiMemberGzipGivesTheSameRows(_ expected: Expected) throws {
-        try ingestMultiMemberGzip(expected)
-    }
-
-    @Test(
-        .enabled(if: TestCorpus.hasUnlicensedSamples, "unlicensed samples, only in ../shared/corpus (absent)"),
-        arguments: unlicensedExpectations)
-    func unlicensedMultiMemberGzipGivesTheSameRows(_ expected: Expected) throws {
-        try ingestMultiMemberGzip(expected)
     }
 
     private func ingestMultiMemberGzip(_ expected: Expected) throws {
