@@ -6,6 +6,12 @@ package protocol PostgresDecodable {
     init?(postgresText: String)
 }
 
+/// Numbers: PostgreSQL's text for them is what their `LosslessStringConvertible` initialiser reads.
+extension PostgresDecodable where Self: LosslessStringConvertible {
+    /// Parses `postgresText` with `init?(_ description:)`.
+    package init?(postgresText: String) { self.init(postgresText) }
+}
+
 extension String: PostgresDecodable {
     package static var postgresTypeDescription: String { "a text" }
     package init?(postgresText: String) { self = postgresText }
@@ -13,22 +19,18 @@ extension String: PostgresDecodable {
 
 extension Int: PostgresDecodable {
     package static var postgresTypeDescription: String { "an integer" }
-    package init?(postgresText: String) { self.init(postgresText) }
 }
 
 extension Int64: PostgresDecodable {
     package static var postgresTypeDescription: String { "a 64-bit integer" }
-    package init?(postgresText: String) { self.init(postgresText) }
 }
 
 extension Int32: PostgresDecodable {
     package static var postgresTypeDescription: String { "a 32-bit integer" }
-    package init?(postgresText: String) { self.init(postgresText) }
 }
 
 extension Double: PostgresDecodable {
     package static var postgresTypeDescription: String { "a number" }
-    package init?(postgresText: String) { self.init(postgresText) }
 }
 
 extension Bool: PostgresDecodable {
