@@ -5,83 +5,50 @@ extension GenerationManifest {
     func jsonBytes() -> [UInt8] {
         var json = JSONByteWriter(capacity: 64 * 1024)
         json.beginObject()
-        json.lineBreak("\n  ")
-        json.key("format_version")
+        json.indentedKey("format_version")
         json.number(Int64(formatVersion))
-        json.lineBreak("\n  ")
-        json.key("scenario")
+        json.indentedKey("scenario")
         writeScenario(&json)
-        json.lineBreak("\n  ")
-        json.key("catalog_path")
+        json.indentedKey("catalog_path")
         json.string(catalogPath)
-        json.lineBreak("\n  ")
-        json.key("files")
-        json.beginArray()
-        for file in files {
-            json.lineBreak("\n    ")
-            json.element()
+        json.indentedArray("files", files) { json, file in
             json.beginObject()
             json.key("path")
             json.string(file.path)
-            json.key("records")
-            json.number(Int64(file.records))
-            json.key("good_records")
-            json.number(Int64(file.goodRecords))
-            json.key("transaction_entries")
-            json.number(Int64(file.transactionEntries))
+            json.integers([
+                ("records", file.records), ("good_records", file.goodRecords),
+                ("transaction_entries", file.transactionEntries),
+            ])
             json.endObject()
         }
-        json.raw(files.isEmpty ? "" : "\n  ")
-        json.endArray()
-        let counts: [(StaticString, Int)] = [
-            ("records", records), ("good_records", goodRecords), ("bad_records", badRecords),
+        let counts: [(StaticString, Count)] = [
+            ("records", .total(records)), ("good_records", .total(goodRecords)), ("bad_records", .total(badRecords)),
+            ("bad_records_by_reason", .byKey(badRecordsByReason)), ("transaction_entries", .total(transactionEntries)),
+            ("distinct_transactions", .total(distinctTransactions)),
+            ("distinct_transactions_by_environment", .byKey(distinctTransactionsByEnvironment)),
+            ("distinct_transactions_with", .byKey(distinctTransactionsWith)),
+            ("receipts_by_status", .byKey(receiptsByStatus)), ("receipts_by_shape", .byKey(receiptsByShape)),
+            ("good_records_by_account_field", .byKey(goodRecordsByAccountField)),
+            ("sandbox_receipts", .total(sandboxReceipts)),
         ]
-        for (name, value) in counts {
-            json.lineBreak("\n  ")
-            json.key(name)
-            json.number(Int64(value))
+        for (name, count) in counts {
+            json.indentedKey(name)
+            switch count {
+            case .total(let value): json.number(Int64(value))
+            case .byKey(let values): writeCounts(values, to: &json)
+            }
         }
-        json.lineBreak("\n  ")
-        json.key("bad_records_by_reason")
-        writeCounts(badRecordsByReason, to: &json)
-        json.lineBreak("\n  ")
-        json.key("transaction_entries")
-        json.number(Int64(transactionEntries))
-        json.lineBreak("\n  ")
-        json.key("distinct_transactions")
-        json.number(Int64(distinctTransactions))
-        json.lineBreak("\n  ")
-        json.key("distinct_transactions_by_environment")
-        writeCounts(distinctTransactionsByEnvironment, to: &json)
-        json.lineBreak("\n  ")
-        json.key("distinct_transactions_with")
-        writeCounts(distinctTransactionsWith, to: &json)
-        json.lineBreak("\n  ")
-        json.key("receipts_by_status")
-        writeCounts(receiptsByStatus, to: &json)
-        json.lineBreak("\n  ")
-        json.key("receipts_by_shape")
-        writeCounts(receiptsByShape, to: &json)
-        json.lineBreak("\n  ")
-        json.key("good_records_by_account_field")
-        writeCounts(goodRecordsByAccountField, to: &json)
-        json.lineBreak("\n  ")
-        json.key("sandbox_receipts")
-        json.number(Int64(sandboxReceipts))
-        json.lineBreak("\n  ")
-        json.key("raw_usernames")
-        json.beginArray()
-        for name in rawUsernames {
-            json.lineBreak("\n    ")
-            json.element()
-            json.string(name)
-        }
-        json.raw(rawUsernames.isEmpty ? "" : "\n  ")
-        json.endArray()
+        json.indentedArray("raw_usernames", rawUsernames) { json, name in json.string(name) }
         json.raw("\n")
         json.endObject()
         json.raw("\n")
         return json.bytes
+    }
+
+    /// One of the manifest's counts: a single number, or numbers by key.
+    private enum Count {
+        case total(Int)
+        case byKey([String: Int])
     }
 
     private func writeCounts(_ counts: [String: Int], to json: inout JSONByteWriter) {
@@ -102,12 +69,9 @@ extension GenerationManifest {
         json.number(scenario.seed)
         json.key("start_day")
         json.string(scenario.startDay.description)
-        json.key("days")
-        json.number(Int64(scenario.days))
-        json.key("accounts")
-        json.number(Int64(scenario.accounts))
-        json.key("target_entries")
-        json.number(Int64(scenario.targetEntries))
+        json.integers([
+            ("days", scenario.days), ("accounts", scenario.accounts), ("target_entries", scenario.targetEntries),
+        ])
         let rates: [(StaticString, Double)] = [
             ("legacy_receipt_share", scenario.legacyReceiptShare), ("subscription_share", scenario.subscriptionShare),
             ("refund_rate", scenario.refundRate), ("family_shared_rate", scenario.familySharedRate),

@@ -24,23 +24,23 @@ struct JSONByteWriter {
 
     // MARK: Structure
 
-    mutating func beginObject() {
-        bytes.append(UInt8(ascii: "{"))
+    mutating func beginObject() { open(UInt8(ascii: "{")) }
+
+    mutating func endObject() { close(UInt8(ascii: "}")) }
+
+    mutating func beginArray() { open(UInt8(ascii: "[")) }
+
+    mutating func endArray() { close(UInt8(ascii: "]")) }
+
+    /// A new container: its first key or element takes no comma.
+    private mutating func open(_ bracket: UInt8) {
+        bytes.append(bracket)
         isFirst = true
     }
 
-    mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
-        isFirst = false
-    }
-
-    mutating func beginArray() {
-        bytes.append(UInt8(ascii: "["))
-        isFirst = true
-    }
-
-    mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
+    /// The container ends, and its parent now holds something: the next key or element there takes a comma.
+    private mutating func close(_ bracket: UInt8) {
+        bytes.append(bracket)
         isFirst = false
     }
 
@@ -56,6 +56,28 @@ struct JSONByteWriter {
         if !isFirst { bytes.append(UInt8(ascii: ",")) }
         raw(whitespace)
         isFirst = true
+    }
+
+    /// For the hand-indented files (manifests, catalog): `"key":` on a new line, indented two spaces.
+    mutating func indentedKey(_ name: StaticString) {
+        lineBreak("\n  ")
+        key(name)
+    }
+
+    /// For the hand-indented files: `"key":` on a new line, then an array with one element a line, indented four
+    /// spaces; `write` writes each element's value.
+    mutating func indentedArray<Element>(
+        _ name: StaticString, _ elements: [Element], write: (inout JSONByteWriter, Element) -> Void
+    ) {
+        indentedKey(name)
+        beginArray()
+        for value in elements {
+            lineBreak("\n    ")
+            element()
+            write(&self, value)
+        }
+        raw(elements.isEmpty ? "" : "\n  ")
+        endArray()
     }
 
     /// Writes `"key":` (with a leading comma when due); keys are ASCII literals and need no escaping.
@@ -122,6 +144,14 @@ struct JSONByteWriter {
     /// Writes an integer as a JSON number.
     mutating func number(_ value: Int64) {
         appendDecimal(value)
+    }
+
+    /// Writes `"name":value` for each pair, in order (keys after the first take their comma).
+    mutating func integers(_ members: [(name: StaticString, value: Int)]) {
+        for (name, value) in members {
+            key(name)
+            number(Int64(value))
+        }
     }
 
     /// Writes an unsigned integer as a JSON number.

@@ -152,12 +152,7 @@ struct SyntheticCatalog: Sendable {
     func jsonBytes() -> [UInt8] {
         var writer = JSONByteWriter(capacity: 4096)
         writer.beginObject()
-        writer.lineBreak("\n  ")
-        writer.key("apps")
-        writer.beginArray()
-        for app in apps {
-            writer.lineBreak("\n    ")
-            writer.element()
+        writer.indentedArray("apps", apps) { writer, app in
             writer.beginObject()
             writer.key("bundle_id")
             writer.string(app.bundleID)
@@ -169,14 +164,7 @@ struct SyntheticCatalog: Sendable {
             writer.string(app.name)
             writer.endObject()
         }
-        writer.raw("\n  ")
-        writer.endArray()
-        writer.lineBreak("\n  ")
-        writer.key("products")
-        writer.beginArray()
-        for product in products {
-            writer.lineBreak("\n    ")
-            writer.element()
+        writer.indentedArray("products", products) { writer, product in
             writer.beginObject()
             writer.key("product_id")
             writer.string(product.productID)
@@ -188,8 +176,6 @@ struct SyntheticCatalog: Sendable {
             writer.string(product.name)
             writer.endObject()
         }
-        writer.raw("\n  ")
-        writer.endArray()
         writer.raw("\n")
         writer.endObject()
         writer.raw("\n")
