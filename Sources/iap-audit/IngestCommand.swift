@@ -16,21 +16,32 @@ struct IngestReceiptsCommand: ParsableCommand {
         abstract: "Load recorded receipts (.json, .jsonl, .ndjson, gzip of each; directories recursively).",
         discussion: "Each file is stored once by content hash and atomically; unreadable records are quarantined.")
 
+    @OptionGroup var options: IngestOptions
+
+    func run() throws {
+        try runReportingFailure {
+            let (workspace, stop) = try options.openWorkspace()
+            workspace.onProgress = TerminalProgress.handler(logFormat: options.global.logFormat ?? .plain)
+            let summary = try workspace.ingestReceipts(paths: options.paths, stop: stop)
+            SummaryPrinter.print(summary)
+            return workspace.exitCode(of: summary)
+        }
+    }
+}
+
+/// What both ingest subcommands take: the global options and the files or directories to read.
+struct IngestOptions: ParsableArguments {
     @OptionGroup var global: GlobalOptions
 
     @Argument(help: "Files or directories.")
     var paths: [String]
 
-    func run() throws {
-        try runReportingFailure {
-            let stop = SignalHandling.installStopHandlers()
-            let (settings, logger) = try global.settings()
-            let workspace = try Workspace(settings: settings, logger: logger)
-            workspace.onProgress = TerminalProgress.handler(logFormat: global.logFormat ?? .plain)
-            let summary = try workspace.ingestReceipts(paths: paths, stop: stop)
-            SummaryPrinter.print(summary)
-            return workspace.exitCode(of: summary)
-        }
+    /// Installs the stop handlers (a signal ends the ingest after the file in hand), sets up logging and opens the
+    /// workspace.
+    func openWorkspace() throws -> (Workspace, StopRequest) {
+        let stop = SignalHandling.installStopHandlers()
+        let (settings, logger) = try global.settings()
+        return (try Workspace(settings: settings, logger: logger), stop)
     }
 }
 
