@@ -146,25 +146,6 @@ import Testing
 
 // MARK: - Helpers
 
-/// A server under a fresh home in /tmp, and what removes it.
-private func makeServer() throws -> (EmbeddedServer, () -> Void) {
-    var template = Array("/tmp/iap-audit-auth-XXXXXX".utf8CString)
-    let created = template.withUnsafeMutableBufferPointer { buffer in
-        buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
-    }
-    guard let base = created, chmod(base, 0o755) == 0 else {
-        throw TestFailure(description: "could not create a temporary directory: \(String(cString: strerror(errno)))")
-    }
-    let server = EmbeddedServer(home: base + "/home", installation: try PostgresInstallation.find())
-    return (
-        server,
-        {
-            try? server.destroy()
-            try? FileManager.default.removeItem(atPath: base)
-        }
-    )
-}
-
 /// Runs `sql` with psql as `role`, from this process's OS user or the one given, and returns its unaligned output.
 private func run(
     _ server: EmbeddedServer, _ role: String, _ sql: String, database: String = "postgres",

@@ -10,11 +10,9 @@ import Testing
 
 @Suite struct EmbeddedServerTests {
     @Test func startsStopsAndRestartsAPrivateServerKeepingItsData() throws {
-        let installation = try PostgresInstallation.find()
-        let base = try makeTemporaryDirectory(mode: 0o755)
-        defer { try? FileManager.default.removeItem(atPath: base) }
-        let server = EmbeddedServer(home: base + "/home", installation: installation)
-        defer { try? server.destroy() }
+        let (server, cleanUp) = try makeServer()
+        defer { cleanUp() }
+        let installation = server.installation
         #expect(server.status() == .notInitialised)
 
         let endpoint = try server.start()
@@ -52,11 +50,9 @@ import Testing
     }
 
     @Test func recoversFromACrashAndFromAPIDFileNamingAnotherProcess() throws {
-        let installation = try PostgresInstallation.find()
-        let base = try makeTemporaryDirectory(mode: 0o755)
-        defer { try? FileManager.default.removeItem(atPath: base) }
-        let server = EmbeddedServer(home: base + "/home", installation: installation)
-        defer { try? server.destroy() }
+        let (server, cleanUp) = try makeServer()
+        defer { cleanUp() }
+        let installation = server.installation
         let endpoint = try server.start()
         _ = try psql(installation, endpoint, "create table kept (value int); insert into kept values (42)")
 
@@ -86,11 +82,8 @@ import Testing
     }
 
     @Test func startFailureCarriesTheServerLogTail() throws {
-        let installation = try PostgresInstallation.find()
-        let base = try makeTemporaryDirectory(mode: 0o755)
-        defer { try? FileManager.default.removeItem(atPath: base) }
-        let server = EmbeddedServer(home: base + "/home", installation: installation)
-        defer { try? server.destroy() }
+        let (server, cleanUp) = try makeServer()
+        defer { cleanUp() }
         _ = try server.start()
         try server.stop()
 
@@ -253,18 +246,6 @@ private final class Results: @unchecked Sendable {
 private func runningPID(_ server: EmbeddedServer) -> Int32? {
     if case .running(let pid) = server.status() { return pid }
     return nil
-}
-
-/// A fresh directory under /tmp with exactly `mode` (mkdtemp makes 0700).
-private func makeTemporaryDirectory(mode: mode_t) throws -> String {
-    var template = Array("/tmp/iap-audit-test-XXXXXX".utf8CString)
-    let created = template.withUnsafeMutableBufferPointer { buffer in
-        buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
-    }
-    guard let path = created, chmod(path, mode) == 0 else {
-        throw TestFailure(description: "could not create a temporary directory: \(String(cString: strerror(errno)))")
-    }
-    return path
 }
 
 private func makeFakeBinaries(in directory: String) throws {
