@@ -4,31 +4,20 @@ import TestSupport
 import Testing
 
 struct DecodedFileTests {
-    @Test func passesPlainTextThroughUnchanged() throws {
+    /// Plain text passes through unchanged (read in 10,000-byte chunks); a single-member gzip is decoded.
+    @Test(arguments: [false, true])
+    func readsTheWholeFilePlainOrGzip(isGzip: Bool) throws {
         let directory = try TemporaryDirectory()
         let text = TestData.text(lines: 20_000)
-        let path = try directory.write(text, to: "report.txt")
+        let stored = isGzip ? GzipWriter.compress(text) : text
+        let path = try directory.write(stored, to: isGzip ? "report.txt.gz" : "report.txt")
         let file = try DecodedFile(path: path)
-        let (bytes, error) = TestData.drain(file, chunk: 10_000)
-        #expect(!file.isGzip)
+        let (bytes, error) = isGzip ? TestData.drain(file) : TestData.drain(file, chunk: 10_000)
+        #expect(file.isGzip == isGzip)
         #expect(error == nil)
         #expect(TestData.difference(bytes, text) == nil)
         #expect(file.decodedByteOffset == text.count)
-        #expect(file.compressedBytesRead == text.count)
-    }
-
-    @Test func decodesSingleMemberGzip() throws {
-        let directory = try TemporaryDirectory()
-        let text = TestData.text(lines: 20_000)
-        let compressed = GzipWriter.compress(text)
-        let path = try directory.write(compressed, to: "report.txt.gz")
-        let file = try DecodedFile(path: path)
-        let (bytes, error) = TestData.drain(file)
-        #expect(file.isGzip)
-        #expect(error == nil)
-        #expect(TestData.difference(bytes, text) == nil)
-        #expect(file.decodedByteOffset == text.count)
-        #expect(file.compressedBytesRead == compressed.count)
+        #expect(file.compressedBytesRead == stored.count)
     }
 
     @Test func decodesEveryMemberOfMultiMemberFile() throws {
