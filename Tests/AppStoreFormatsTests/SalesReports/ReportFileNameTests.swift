@@ -25,21 +25,19 @@ import Testing
         #expect(ReportFileName("S_W_85127269_20100830.txt") == nil)
     }
 
-    @Test func monthlySalesNameCoversTheCalendarMonth() throws {
-        let name = try #require(ReportFileName("S_M_85127269_201202.gz"))
-        #expect(name.frequency == .monthly)
-        #expect(name.year == 2012 && name.month == 2 && name.day == nil)
-        let first = try #require(CalendarDate(year: 2012, month: 2, day: 1))
-        let last = try #require(CalendarDate(year: 2012, month: 2, day: 29))
-        #expect(name.coveredDays == first...last)
-    }
-
-    @Test func yearlySalesNameCoversTheCalendarYear() throws {
-        let name = try #require(ReportFileName("S_Y_85127269_2014.txt"))
-        #expect(name.frequency == .yearly)
-        #expect(name.year == 2014 && name.month == nil)
-        let first = try #require(CalendarDate(year: 2014, month: 1, day: 1))
-        let last = try #require(CalendarDate(year: 2014, month: 12, day: 31))
+    /// A monthly name covers its calendar month (February of a leap year here), a yearly one its calendar year.
+    @Test(arguments: [
+        ("S_M_85127269_201202.gz", ReportFileName.Frequency.monthly, 2012, 2 as Int?, 2, 29),
+        ("S_Y_85127269_2014.txt", ReportFileName.Frequency.yearly, 2014, nil, 12, 31),
+    ])
+    func monthlyAndYearlySalesNamesCoverTheCalendarPeriod(
+        file: String, frequency: ReportFileName.Frequency, year: Int, month: Int?, lastMonth: Int, lastDay: Int
+    ) throws {
+        let name = try #require(ReportFileName(file))
+        #expect(name.frequency == frequency)
+        #expect(name.year == year && name.month == month && name.day == nil)
+        let first = try #require(CalendarDate(year: year, month: month ?? 1, day: 1))
+        let last = try #require(CalendarDate(year: year, month: lastMonth, day: lastDay))
         #expect(name.coveredDays == first...last)
     }
 
