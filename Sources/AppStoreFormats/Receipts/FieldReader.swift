@@ -97,13 +97,16 @@ struct FieldReader {
             if let kept {
                 // Only checked as before (a zone this machine does not know passes), then compared when convertible:
                 // Apple writes the same instant in every form, so an edited one shows once converted.
-                guard DateText.isAppleDate(text) else {
-                    throw ReceiptRecordError(.invalidDate, "\"\(name(field.pacific))\" is not a date (\(quoted(text)))")
-                }
                 // Converted (slow) only when the bounds of its zone's offset cannot already tell that it agrees.
-                let bounds = DateText.appleDateBounds(text)
-                if bounds.map({ !agrees($0, with: kept.value) }) ?? true, let value = DateText.appleDate(text) {
-                    note(field, kept, (field.pacific, value), in: &disagreements)
+                switch DateText.appleDateExtent(text) {
+                case .notADate:
+                    throw ReceiptRecordError(.invalidDate, "\"\(name(field.pacific))\" is not a date (\(quoted(text)))")
+                case .within(let bounds) where agrees(bounds, with: kept.value):
+                    break
+                case .within, .elsewhere:
+                    if let value = DateText.appleDate(text) {
+                        note(field, kept, (field.pacific, value), in: &disagreements)
+                    }
                 }
             } else {
                 guard let value = DateText.appleDate(text) else {

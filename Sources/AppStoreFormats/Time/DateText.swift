@@ -31,7 +31,7 @@ package enum DateText {
     package static func appleDate(_ text: String) -> Timestamp? {
         withUTF8(text) { bytes -> Timestamp? in
             guard let (wallClock, zone) = appleWallClock(bytes) else { return nil }
-            if zone.isEmpty || utcZoneNames.contains(where: { zone.elementsEqual($0.utf8) }) { return wallClock }
+            if isUTC(zone) { return wallClock }
             // Apple writes only Pacific time here; looking a zone up by name is slow, so that one is kept.
             let name = String(decoding: zone, as: UTF8.self)
             let timeZone = name == "America/Los_Angeles" ? pacific : TimeZone(identifier: name)
@@ -40,38 +40,51 @@ package enum DateText {
         }
     }
 
-    /// The instants an Apple date can stand for, without looking its zone up: the instant itself for a UTC zone, and
-    /// the hour it lies in for `America/Los_Angeles`, whose offset has been 7 or 8 hours since 1967. Other zones: nil.
-    /// Comparing a `_pst` twin with the kept date needs no more when they agree; Foundation's zone conversion costs
-    /// microseconds, which a million transactions notice.
-    package static func appleDateBounds(_ text: String) -> ClosedRange<Timestamp>? {
-        withUTF8(text) { bytes -> ClosedRange<Timestamp>? in
-            guard let (wallClock, zone) = appleWallClock(bytes) else { return nil }
-            if zone.isEmpty || utcZoneNames.contains(where: { zone.elementsEqual($0.utf8) }) {
-                return wallClock...wallClock
-            }
-            guard zone.elementsEqual("America/Los_Angeles".utf8) else { return nil }
-            let hour: Int64 = 3_600_000
-            let earliest = Timestamp(millisecondsSince1970: wallClock.millisecondsSince1970 + 7 * hour)
-            let latest = Timestamp(millisecondsSince1970: wallClock.millisecondsSince1970 + 8 * hour)
-            return earliest...latest
-        }
+    /// Where an Apple date lies, told without looking its zone up.
+    package enum AppleDateExtent: Equatable, Sendable {
+        /// Not an Apple date.
+        case notADate
+        /// In a zone other than UTC and Pacific time: only converting it places it.
+        case elsewhere
+        /// Within these instants: the instant itself for a UTC zone, the hour it lies in for `America/Los_Angeles`,
+        /// whose offset has been 7 or 8 hours since 1967.
+        case within(ClosedRange<Timestamp>)
     }
 
-    private static let utcZoneNames = ["Etc/GMT", "GMT", "UTC", "Etc/UTC", "Z"]
-    private static let pacific = TimeZone(identifier: "America/Los_Angeles")
-
-    /// Whether `text` is a possible Apple date, without converting its zone (for forms that are only checked).
-    package static func isAppleDate(_ text: String) -> Bool {
-        withUTF8(text) { bytes in
-            guard let (_, zone) = appleWallClock(bytes) else { return false }
+    /// Where `text` lies, if it is an Apple date. Comparing a `_pst` twin with the kept date needs no more when they
+    /// agree; Foundation's zone conversion costs microseconds, which a million transactions notice.
+    package static func appleDateExtent(_ text: String) -> AppleDateExtent {
+        withUTF8(text) { bytes -> AppleDateExtent in
+            guard let (wallClock, zone) = appleWallClock(bytes) else { return .notADate }
+            if isUTC(zone) { return .within(wallClock...wallClock) }
+            if zone.count == pacificZoneName.count && zone.elementsEqual(pacificZoneName) {
+                let hour: Int64 = 3_600_000
+                let earliest = Timestamp(millisecondsSince1970: wallClock.millisecondsSince1970 + 7 * hour)
+                let latest = Timestamp(millisecondsSince1970: wallClock.millisecondsSince1970 + 8 * hour)
+                return .within(earliest...latest)
+            }
             // Zone names are ASCII (IANA): checked by bytes, no Unicode tables on the hot path.
-            return zone.allSatisfy { byte in
+            let isZoneName = zone.allSatisfy { byte in
                 let letter = byte | 0x20
                 return (letter >= UInt8(ascii: "a") && letter <= UInt8(ascii: "z")) || byte == UInt8(ascii: "/")
                     || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
             }
+            return isZoneName ? .elsewhere : .notADate
         }
+    }
+
+    /// Whether `text` is a possible Apple date, without converting its zone (for forms that are only checked).
+    package static func isAppleDate(_ text: String) -> Bool {
+        appleDateExtent(text) != .notADate
+    }
+
+    /// The zone names Apple writes for UTC (none at all, too), as bytes: matched without String comparison.
+    private static let utcZoneNames = ["Etc/GMT", "GMT", "UTC", "Etc/UTC", "Z"].map { Array($0.utf8) }
+    private static let pacificZoneName = Array("America/Los_Angeles".utf8)
+    private static let pacific = TimeZone(identifier: "America/Los_Angeles")
+
+    private static func isUTC(_ zone: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        zone.isEmpty || utcZoneNames.contains { $0.count == zone.count && zone.elementsEqual($0) }
     }
 
     /// The date and time fields read as if UTC, and the bytes of the zone name that followed them.
