@@ -12,12 +12,15 @@ FROM receipt r
 CROSS JOIN LATERAL (
     SELECT bool_or(o.id < r.id) AS stored_before
     FROM receipt o
-    WHERE o.record_key = r.record_key AND o.raw = r.raw AND o.account_key IS NOT DISTINCT FROM r.account_key
+    WHERE o.record_key = r.record_key AND o.id <> r.id AND o.raw = r.raw
+      AND o.account_key IS NOT DISTINCT FROM r.account_key
 ) earlier
 WHERE r.id >= $1::bigint * 4294967296 AND r.id < ($1::bigint + 1) * 4294967296
   AND earlier.stored_before;
-DELETE FROM receipt WHERE id IN (SELECT id FROM stage_duplicate);
-DELETE FROM receipt_purchase WHERE receipt_id IN (SELECT id FROM stage_duplicate);
-DELETE FROM pending_renewal WHERE receipt_id IN (SELECT id FROM stage_duplicate);
-DELETE FROM stage_entry WHERE receipt_id IN (SELECT id FROM stage_duplicate);
+-- The deletes probe the primary keys with an array: a temporary table has no statistics, and planned as a join they
+-- read all of receipt_purchase for every file, duplicates or not.
+DELETE FROM receipt WHERE id = ANY (ARRAY(SELECT id FROM stage_duplicate));
+DELETE FROM receipt_purchase WHERE receipt_id = ANY (ARRAY(SELECT id FROM stage_duplicate));
+DELETE FROM pending_renewal WHERE receipt_id = ANY (ARRAY(SELECT id FROM stage_duplicate));
+DELETE FROM stage_entry WHERE receipt_id = ANY (ARRAY(SELECT id FROM stage_duplicate));
 SELECT count(*) FROM stage_duplicate;

@@ -49,7 +49,6 @@ package struct ReceiptIngest {
         // is server work, the parse ours, and the two cores do both at once.
         var next: Result<PreparedReceiptFile, any Error>?
         let settled = SettledTransactions()
-        var statistics = try PlannerStatistics(connection: connection)
         defer {
             if case .success(let file)? = next { file.cancel() }
         }
@@ -62,9 +61,7 @@ package struct ReceiptIngest {
                 next = Result { try prepare(following) }
             }
             do {
-                let stored = try ingest(try current.get(), settled: settled)
-                summary.add(stored)
-                statistics.record(stored: stored.stored, connection: connection, logger: logger)
+                summary.add(try ingest(try current.get(), settled: settled))
             } catch {
                 try summary.recordFailure(
                     path: path, error: error, runID: runID, connection: connection, logger: logger)
@@ -205,6 +202,9 @@ package struct ReceiptIngest {
         return try connection.transaction { () throws -> IngestSummary? in
             guard let record = file.record, let fileID = file.fileID else { return nil }
             try connection.advisoryTransactionLock(record.digest.lockKey)
+            // Each per-file statement does milliseconds of index probes, but the planner, short of statistics on a
+            // growing table, can cost it high enough to JIT-compile it: a third of a second per statement and file.
+            try connection.execute(script: "SET LOCAL jit = off", context: "turn JIT off for \(path)")
             // Checked again under the lock: another process, or a twin file earlier in this run, may have stored it.
             guard try !InputFileRecord.isStored(record.digest, kind: .receipts, on: connection) else { return nil }
             try record.insert(id: fileID, on: connection)
