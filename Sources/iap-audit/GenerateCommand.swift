@@ -28,8 +28,10 @@ struct GenerateCommand: ParsableCommand {
         var withSales = false
 
         @Flag(
-            help: "Also plant every fraud rule's pattern and docs/fraud-rules.md's false-positive traps "
-                + "(receipts/fraud/).")
+            help: """
+                Also plant every fraud rule's pattern and docs/fraud-rules.md's false-positive traps \
+                (receipts/fraud/).
+                """)
         var withFraud = false
 
         func run() throws {
