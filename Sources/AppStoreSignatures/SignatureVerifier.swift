@@ -2,8 +2,8 @@ package import AppStoreFormats
 internal import Crypto
 internal import Synchronization
 
-/// Verifies Apple's signed data offline (FORMATS.md §5), judging each certificate at the payload's `signedDate`: an
-/// archive audited years later must not fail every genuine record whose leaf has expired since.
+/// Verifies Apple's signed data offline (docs/decisions.md, "Signed data"), judging each certificate at the payload's
+/// `signedDate`: an archive audited years later must not fail every genuine record whose leaf has expired since.
 ///
 /// A chain is judged once and cached by its `x5c` text, so the work per record is one ES256 signature check and one
 /// date comparison. One verifier may be shared by any number of threads: the cache is behind a lock held only for

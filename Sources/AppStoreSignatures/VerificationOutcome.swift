@@ -1,4 +1,5 @@
-/// What offline verification concluded about one signed record (FORMATS.md §5): verified, or the one reason it is not.
+/// What offline verification concluded about one signed record (docs/decisions.md, "Signed data"): verified, or the
+/// one reason it is not.
 ///
 /// The raw values are stored beside every signed record and read by the `forged-signature` rule and reports, so they
 /// never change. When several reasons apply, the first check that fails names the outcome; the order is

@@ -1,4 +1,4 @@
-/// The apps and products the generated receipts are for, and their `catalog.json` (FORMATS.md §4).
+/// The apps and products the generated receipts are for, and their `catalog.json` (docs/inputs.md, "The catalog").
 struct SyntheticCatalog: Sendable {
     /// What kind of in-app purchase a product is; `rawValue` is the catalog's `type` spelling.
     enum Kind: String, Sendable {

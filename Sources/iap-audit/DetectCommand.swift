@@ -6,7 +6,7 @@ import IAPAudit
 struct DetectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "detect",
-        abstract: "Run the fraud rules (FRAUD.md) and write flags with their evidence.",
+        abstract: "Run the fraud rules (docs/fraud-rules.md) and write flags with their evidence.",
         discussion: "Rules: " + DetectionRule.allCases.map(\.id).joined(separator: ", ")
             + ". Re-running over unchanged data creates nothing new.")
 

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import IAPAudit
 
-/// sysexits(3) codes, as PRODUCT.md promises them to schedulers; the others come from `IAPAuditError.exitCode`.
+/// sysexits(3) codes, as docs/operating.md promises them to schedulers; the others come from `IAPAuditError.exitCode`.
 enum ExitCodes {
     static let dataError: Int32 = 65
     static let software: Int32 = 70

@@ -27,7 +27,11 @@ struct GenerateCommand: ParsableCommand {
         @Flag(help: "Also write matching daily and weekly sales reports (with planted discrepancies) into reports/.")
         var withSales = false
 
-        @Flag(help: "Also plant every fraud rule's pattern and FRAUD.md's false-positive traps (receipts/fraud/).")
+        @Flag(
+            help: """
+                Also plant every fraud rule's pattern and docs/fraud-rules.md's false-positive traps \
+                (receipts/fraud/).
+                """)
         var withFraud = false
 
         func run() throws {

@@ -2,7 +2,7 @@ import Foundation
 
 @testable import SyntheticData
 
-/// Checks one good line against FORMATS.md §1 and the catalog; returns what is wrong.
+/// Checks one good line against docs/inputs.md ("Recorded receipts") and the catalog; returns what is wrong.
 struct ShapeChecker {
     let catalog: SyntheticCatalog
 

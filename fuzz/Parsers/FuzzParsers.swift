@@ -1,5 +1,5 @@
-// libFuzzer target for every parser of untrusted bytes (QUALITY.md "parsers"). `fuzz/run` builds it with
-// -sanitize=fuzzer,address and -DFUZZING; an ordinary build makes a stub that says so.
+// libFuzzer target for every parser of untrusted bytes (docs/operating.md, "Performance budgets and fuzzing").
+// `fuzz/run` builds it with -sanitize=fuzzer,address and -DFUZZING; an ordinary build makes a stub that says so.
 import Foundation
 
 #if FUZZING

@@ -1,4 +1,4 @@
--- Reconciles recorded purchases against Apple's sales and financial reports (RECONCILIATION.md) for one window of
+-- Reconciles recorded purchases against Apple's sales and financial reports (docs/reconciliation.md) for one window of
 -- days, replacing the lines of every period that overlaps it. Runs in one transaction; temporary tables drop at
 -- commit. Only the first statement takes parameters: $1 first day, $2 last day (inclusive), $3 time zone, $4 run id.
 -- Statements end with ';' at the end of a line.

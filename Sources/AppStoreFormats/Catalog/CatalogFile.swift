@@ -1,6 +1,6 @@
 internal import Foundation
 
-/// The apps and products we sell (FORMATS.md §4).
+/// The apps and products we sell (docs/inputs.md, "The catalog").
 package struct CatalogFile: Sendable, Equatable {
     /// One app.
     package struct App: Sendable, Equatable {

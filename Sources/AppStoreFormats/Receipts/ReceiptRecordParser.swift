@@ -1,4 +1,4 @@
-/// Reads one recorded receipt (FORMATS.md §1) from the bytes of one JSON object.
+/// Reads one recorded receipt (docs/inputs.md, "Recorded receipts") from the bytes of one JSON object.
 ///
 /// Pure: bytes in, a `RecordedReceipt` or a `ReceiptRecordError` out. The raw application username is hashed here,
 /// the moment it is read, and cut out of the stored record.

@@ -1,4 +1,4 @@
-/// Signed data as Apple sends it since StoreKit 2 (FORMATS.md §5): a compact JWS,
+/// Signed data as Apple sends it since StoreKit 2 (docs/decisions.md, "Signed data"): a compact JWS,
 /// `BASE64URL(header).BASE64URL(payload).BASE64URL(signature)`, split and decoded but not verified.
 ///
 /// Parsing fails (`invalid-jws`) only for what is not a JWS at all: not three parts, a part that is not base64url, a

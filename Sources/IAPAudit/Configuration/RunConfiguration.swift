@@ -32,7 +32,7 @@ package struct RunConfiguration: Sendable, Equatable {
     package var logFormat = "plain"
     /// `[logging] level`.
     package var logLevel = "info"
-    /// `[detection.<rule>]` thresholds and windows (FRAUD.md's defaults where the file is silent).
+    /// `[detection.<rule>]` thresholds and windows (docs/fraud-rules.md's defaults where the file is silent).
     package var detection = DetectionSettings()
     /// Where each key's value came from.
     package var sources: [String: Source] = [:]

@@ -1,4 +1,4 @@
-/// The fraud rules of FRAUD.md; each one's SQL is `sql/rules/<id>.sql`, built into the binary.
+/// The fraud rules of docs/fraud-rules.md; each one's SQL is `sql/rules/<id>.sql`, built into the binary.
 package enum DetectionRule: String, Sendable, CaseIterable, Codable {
     case manyStoreAccounts = "many-store-accounts"
     case sharedStoreAccount = "shared-store-account"

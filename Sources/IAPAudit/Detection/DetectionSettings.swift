@@ -1,6 +1,7 @@
 internal import Foundation
 
-/// Thresholds and windows of every fraud rule, with FRAUD.md's defaults; each detect run records the values it used.
+/// Thresholds and windows of every fraud rule, with docs/fraud-rules.md's defaults; each detect run records the
+/// values it used.
 ///
 /// Apple publishes no thresholds: these are starting points analysts tune. Encoded with snake_case keys, which is
 /// also how each rule's SQL reads its part (`$1::jsonb ->> 'window_days'`). Decoding accepts a partial document:
@@ -97,7 +98,7 @@ package struct DetectionSettings: Sendable, Equatable, Codable {
     package var trialCycling = TrialCycling()
     package var forgedFields = ForgedFields()
 
-    /// FRAUD.md's defaults.
+    /// The defaults of docs/fraud-rules.md.
     package init() {}
 
     /// Decodes a (possibly partial) settings document: keys left out keep their defaults.

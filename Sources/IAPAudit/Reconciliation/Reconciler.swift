@@ -4,7 +4,7 @@ package import Logging
 package import Postgres
 
 /// Compares recorded purchases with Apple's reports over a window of days and rewrites that window's
-/// `reconciliation_line`s (RECONCILIATION.md). The work is the set-based SQL in `sql/queries/reconcile.sql`.
+/// `reconciliation_line`s (docs/reconciliation.md). The work is the set-based SQL in `sql/queries/reconcile.sql`.
 package struct Reconciler {
     private let connection: Connection
     private let runID: Int64?

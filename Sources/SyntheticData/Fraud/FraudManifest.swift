@@ -36,7 +36,7 @@ package struct FraudManifest: Codable, Sendable, Equatable {
         package var severity: String
     }
 
-    /// A false-positive trap of FRAUD.md: no rule may flag any of `subjects`.
+    /// A false-positive trap (docs/fraud-rules.md): no rule may flag any of `subjects`.
     package struct Trap: Codable, Sendable, Equatable {
         package var trap: String
         package var subjects: [Subject]

@@ -1,8 +1,8 @@
 internal import AppStoreFormats
 internal import Foundation
 
-/// Writes receipts that plant each FRAUD.md rule's pattern and each of its false-positive traps, with the known
-/// answer in `fraud-manifest.json`, beside a data set from `ReceiptDataGenerator` (same catalog).
+/// Writes receipts that plant each docs/fraud-rules.md rule's pattern and each of its false-positive traps, with the
+/// known answer in `fraud-manifest.json`, beside a data set from `ReceiptDataGenerator` (same catalog).
 ///
 /// The file goes to `receipts/fraud/planted.jsonl`, so ingesting `receipts/` picks it up with the rest.
 package struct FraudPatternWriter: Sendable {

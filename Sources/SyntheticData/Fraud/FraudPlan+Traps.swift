@@ -1,5 +1,5 @@
 extension FraudPlan {
-    /// FRAUD.md's false positives: honest behaviour that looks like a pattern and must not be flagged.
+    /// The false positives of docs/fraud-rules.md: honest behaviour that looks like a pattern and must not be flagged.
     mutating func plantTraps() {
         // A whale: two coin packs every day for a month, from one (recorded) App Store account.
         let whale = "whale@example.com"

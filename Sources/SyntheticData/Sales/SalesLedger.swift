@@ -1,6 +1,6 @@
 internal import AppStoreFormats
 
-/// What the generated receipts say was sold, per Pacific day and product, counted as RECONCILIATION.md counts
+/// What the generated receipts say was sold, per Pacific day and product, counted as docs/reconciliation.md counts
 /// sales (production status-0 receipts, each transaction once, restores and family sharing not sales, renewals by
 /// billed period, trials apart, refunds on the cancellation day, upgrades not refunds).
 ///

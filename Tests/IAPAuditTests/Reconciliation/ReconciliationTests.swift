@@ -4,7 +4,7 @@ import IAPAudit
 import Postgres
 import Testing
 
-/// Reconciliation as RECONCILIATION.md states it, over a hand-built world where each line hits one rule.
+/// Reconciliation as docs/reconciliation.md states it, over a hand-built world where each line hits one rule.
 struct ReconciliationTests {
     struct Line: Equatable, CustomStringConvertible {
         var day: String
