@@ -69,8 +69,8 @@ let package = Package(
         .target(
             name: "IAPAudit",
             dependencies: [
-                "Postgres", "EmbeddedPostgres", "Gzip", "AppStoreFormats", "SyntheticData", "Reports",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "Postgres", "EmbeddedPostgres", "Gzip", "AppStoreFormats", "AppStoreSignatures", "SyntheticData",
+                "Reports", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["README.md", "Ingest/README.md"],

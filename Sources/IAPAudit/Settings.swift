@@ -1,7 +1,10 @@
 package import AppStoreFormats
+package import AppStoreSignatures
 internal import Foundation
 
 #if canImport(Glibc)
+    // swift-certificates' Foundation claims the C `stat` type as CoreFoundation's: name that module too.
+    internal import CoreFoundation
     internal import Glibc
 #elseif canImport(Musl)
     internal import Musl
@@ -29,6 +32,9 @@ package struct Settings: Sendable {
     /// the command exits 69 (`IAP_AUDIT_SERVER_TIMEOUT`, seconds). Generous: a rule over years of data is slow, not
     /// dead; this bounds a server that stopped.
     package var serverTimeout: Double = 1800
+    /// Root certificates trusted beside Apple Root CA - G3 for signed data (DER or PEM files): `--trusted-root`,
+    /// `IAP_AUDIT_TRUSTED_ROOTS` (`:`-separated) and `verification.trusted_roots`, in that order.
+    package var trustedRootPaths: [String] = []
 
     /// Settings from explicit values.
     package init(database: DatabaseLocation, environment: [String: String], hasher: AccountKeyHasher) {
@@ -41,6 +47,21 @@ package struct Settings: Sendable {
         settlingSeconds = seconds("IAP_AUDIT_SETTLING_SECONDS") ?? settlingSeconds
         lockTimeout = seconds("IAP_AUDIT_LOCK_TIMEOUT") ?? lockTimeout
         serverTimeout = seconds("IAP_AUDIT_SERVER_TIMEOUT") ?? serverTimeout
+        trustedRootPaths = (environment["IAP_AUDIT_TRUSTED_ROOTS"] ?? "").split(separator: ":").map(String.init)
+    }
+
+    /// Apple Root CA - G3 and the roots `trustedRootPaths` name; a file that cannot be read as certificates is a
+    /// configuration error (exit 78), never a silent "nothing verifies".
+    package func trustStore() throws(IAPAuditError) -> TrustStore {
+        var store = TrustStore.apple
+        for path in trustedRootPaths {
+            do {
+                try store.addRoots(contentsOfFile: path)
+            } catch {
+                throw IAPAuditError.configuration(error.description)
+            }
+        }
+        return store
     }
 
     /// Settings for `database`, with the hasher made from the pepper that `environment` configures.

@@ -19,6 +19,14 @@ struct GlobalOptions: ParsableArguments {
     @Flag(help: "Fail with exit code 65 when any record is quarantined.")
     var strict = false
 
+    @Option(
+        name: .customLong("trusted-root"),
+        help: ArgumentHelp(
+            "A root certificate (DER or PEM file) trusted for signed data beside Apple Root CA - G3, e.g. Apple's test "
+                + "CA or a generator's own chain. Repeatable; IAP_AUDIT_TRUSTED_ROOTS adds more (':'-separated).",
+            valueName: "file"))
+    var trustedRoots: [String] = []
+
     /// Sets up logging once and builds the settings.
     func settings(
         embeddedDatabase: String = DatabaseLocation.embeddedDatabaseName, configuration: RunConfiguration? = nil
@@ -43,6 +51,7 @@ struct GlobalOptions: ParsableArguments {
                 embeddedDatabase: embeddedDatabase),
             environment: environment)
         settings.isStrict = strict
+        settings.trustedRootPaths = trustedRoots + settings.trustedRootPaths
         return (settings, logger)
     }
 

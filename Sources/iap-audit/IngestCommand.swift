@@ -66,6 +66,10 @@ enum SummaryPrinter {
         for (reason, count) in summary.quarantinedByReason.sorted(by: { $0.key < $1.key }) {
             lines.append("  quarantined \(reason): \(count)")
         }
+        if !summary.signedOutcomes.isEmpty {
+            let outcomes = summary.signedOutcomes.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+            lines.append("signed objects: " + outcomes.joined(separator: ", "))
+        }
         Swift.print(lines.joined(separator: "\n"))
     }
 }

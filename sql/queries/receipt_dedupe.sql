@@ -22,5 +22,6 @@ WHERE r.id >= $1::bigint * 4294967296 AND r.id < ($1::bigint + 1) * 4294967296
 DELETE FROM receipt WHERE id = ANY (ARRAY(SELECT id FROM stage_duplicate));
 DELETE FROM receipt_purchase WHERE receipt_id = ANY (ARRAY(SELECT id FROM stage_duplicate));
 DELETE FROM pending_renewal WHERE receipt_id = ANY (ARRAY(SELECT id FROM stage_duplicate));
+DELETE FROM signed_object WHERE receipt_id = ANY (ARRAY(SELECT id FROM stage_duplicate));
 DELETE FROM stage_entry WHERE receipt_id = ANY (ARRAY(SELECT id FROM stage_duplicate));
 SELECT count(*) FROM stage_duplicate;

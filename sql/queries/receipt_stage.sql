@@ -25,5 +25,21 @@ CREATE TEMPORARY TABLE stage_entry (
     app_account_token             uuid,
     item_id                       text,
     bundle_id                     text,
-    app_item_id                   text
+    app_item_id                   text,
+    signed_date                   timestamptz,
+    price                         bigint,
+    currency                      text,
+    storefront                    text,
+    storefront_id                 text,
+    type                          text,
+    transaction_reason            text,
+    revocation_date               timestamptz,
+    revocation_reason             integer,
+    revocation_type               text,
+    revocation_percentage         integer,
+    offer_type                    integer,
+    offer_identifier              text,
+    offer_discount_type           text,
+    offer_period                  text,
+    app_transaction_id            text
 ) ON COMMIT DROP;

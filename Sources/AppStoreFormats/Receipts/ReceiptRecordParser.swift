@@ -17,6 +17,12 @@ package struct ReceiptRecordParser: Sendable {
 
     /// Parses one record.
     package func parse(_ bytes: some Collection<UInt8>) throws(ReceiptRecordError) -> RecordedReceipt {
+        if let jws = Self.bareJWS(bytes) {
+            var reader = SignedRecordReader(shape: .signed)
+            try reader.readJWS(jws)
+            // Stored as the JSON string a recorder of strings writes: one record, one text, however it was written.
+            return finished(reader, storing: [UInt8(ascii: "\"")] + jws + [UInt8(ascii: "\"")])
+        }
         let value: JSONValue
         do {
             value = try JSONParser.parse(bytes)
@@ -30,10 +36,24 @@ package struct ReceiptRecordParser: Sendable {
             }
             throw ReceiptRecordError(.invalidJSON, "record is not valid JSON: \(error)")
         }
+        if case .string(let text) = value {
+            // A recorder that writes JSON Lines of strings: the JWS as a JSON string.
+            var reader = SignedRecordReader(shape: .signed)
+            try reader.readJWS(Array(text.utf8))
+            return finished(reader, storing: [UInt8(ascii: "\"")] + Array(text.utf8) + [UInt8(ascii: "\"")])
+        }
         guard case .object(let top) = value else {
             throw ReceiptRecordError(.notAnObject, "record should be a JSON object, found \(value.typeName)")
         }
         let envelope = FieldReader(top, path: "")
+        if let signedShape = Self.signedShape(of: top) {
+            var reader = SignedRecordReader(shape: signedShape)
+            if signedShape == .envelope { try reader.readEnvelope(envelope) } else { try reader.readBody(envelope) }
+            var receipt = reader.receipt
+            try readAccount(envelope, into: &receipt)
+            reader = SignedRecordReader(receipt)
+            return finished(reader, storing: Self.storedForm(of: bytes, top: top))
+        }
         let shape: RecordedReceipt.Shape
         // The object holding the verifyReceipt fields, and — for a V1 notification — the notification's own object.
         let response: FieldReader
@@ -67,6 +87,39 @@ package struct ReceiptRecordParser: Sendable {
             if try notification.string("environment")?.lowercased() == "sandbox" { receipt.isSandbox = true }
         }
         receipt.storedRecord = Self.storedForm(of: bytes, top: top)
+        return receipt
+    }
+
+    /// The shape of a StoreKit 2 record (an envelope with signed members or a signed `response`, a V2 notification
+    /// body, a Server API response); nil for a verifyReceipt record.
+    private static func signedShape(of top: JSONObject) -> RecordedReceipt.Shape? {
+        if let response = top["response"]?.object {
+            return SignedRecordReader.isSignedBody(response) ? .envelope : nil
+        }
+        if SignedRecordReader.envelopeMembers.contains(where: top.contains) { return .envelope }
+        return SignedRecordReader.isSignedBody(top) ? SignedRecordReader.bareShape(of: top) : nil
+    }
+
+    /// The record's bytes when they are meant as a compact JWS (surrounding whitespace aside): base64url characters
+    /// and dots, starting as every JOSE header does (`eyJ`, the base64url of `{"`). How many parts it has is for
+    /// `CompactJWS` to judge (`invalid-jws`); anything else is left to the JSON parser.
+    static func bareJWS(_ bytes: some Collection<UInt8>) -> ArraySlice<UInt8>? {
+        let all = Array(bytes)
+        guard let first = all.firstIndex(where: { !isJSONWhitespace($0) }),
+            let last = all.lastIndex(where: { !isJSONWhitespace($0) })
+        else { return nil }
+        let text = all[first...last]
+        guard text.starts(with: "eyJ".utf8), text.contains(UInt8(ascii: ".")),
+            text.allSatisfy({ $0 == UInt8(ascii: ".") || Base64URL.isAlphabet($0) })
+        else { return nil }
+        return text
+    }
+
+    private func finished(_ reader: SignedRecordReader, storing stored: [UInt8]) -> RecordedReceipt {
+        var reader = reader
+        reader.finish()
+        var receipt = reader.receipt
+        receipt.storedRecord = stored
         return receipt
     }
 
@@ -246,13 +299,8 @@ package struct ReceiptRecordParser: Sendable {
             subscriptionGroupIdentifier: try fields.identifier("subscription_group_identifier"),
             promotionalOfferID: try fields.string("promotional_offer_id"),
             offerCodeRefName: try fields.string("offer_code_ref_name"),
-            appAccountToken: try optionalUUID(fields, "app_account_token"),
+            appAccountToken: try fields.uuid("app_account_token"),
             itemID: try fields.identifier("item_id"))
-    }
-
-    private static func optionalUUID(_ fields: FieldReader, _ key: String) throws(ReceiptRecordError) -> String? {
-        guard let text = try fields.string(key) else { return nil }
-        return try uuid(text, field: fields.name(key))
     }
 
     /// A UUID in canonical lowercase form.

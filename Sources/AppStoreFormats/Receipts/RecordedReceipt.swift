@@ -9,6 +9,13 @@ package struct RecordedReceipt: Sendable {
         case bareResponse = "bare-response"
         /// An App Store Server Notification V1 body: `unified_receipt`, or the pre-2020 layout without it.
         case notificationV1 = "notification-v1"
+        /// A line that is a compact JWS (StoreKit 2), bare or as a JSON string: no account.
+        case signed
+        /// An App Store Server Notification V2 body, `{"signedPayload": …}`, with no envelope.
+        case notificationV2 = "notification-v2"
+        /// An App Store Server API response with no envelope: a history page, subscription statuses, notification
+        /// history, transaction info.
+        case serverAPI = "server-api"
     }
 
     /// How the receipt inside the response is laid out.
@@ -19,6 +26,8 @@ package struct RecordedReceipt: Sendable {
         case ios7
         /// No decoded receipt (error statuses, notifications).
         case none
+        /// StoreKit 2 signed data: every transaction, renewal info and notification is a JWS (`signedObjects`).
+        case signed
     }
 
     package var shape: Shape
@@ -62,9 +71,17 @@ package struct RecordedReceipt: Sendable {
     package var storedRecord: [UInt8]
     /// Dates whose forms disagree by more than a day, in the order read (empty for an honest receipt).
     package var dateDisagreements: [DateDisagreement] = []
+    /// Every JWS the record holds, in the order read (StoreKit 2 records; empty for verifyReceipt answers).
+    package var signedObjects: [SignedObject] = []
 
-    /// `Sandbox` or `Production`: the namespace a transaction id lives in.
+    /// `Sandbox` or `Production`: the namespace a legacy transaction id lives in.
     package var transactionEnvironment: String { isSandbox ? "Sandbox" : "Production" }
+
+    /// The namespace `entry`'s transaction id lives in: what its signed payload says (`Production`, `Sandbox`,
+    /// `Xcode`, `LocalTesting`), else the receipt's.
+    package func environment(of entry: TransactionEntry) -> String {
+        entry.signed?.environment ?? transactionEnvironment
+    }
 }
 
 /// One purchase transaction as one receipt lists it.
@@ -74,6 +91,8 @@ package struct TransactionEntry: Sendable, Equatable {
         case receipt
         case inApp = "in_app"
         case latestReceiptInfo = "latest_receipt_info"
+        /// A signed transaction (JWS payload), wherever in the record it was.
+        case signed
     }
 
     package var source: Source
@@ -99,6 +118,8 @@ package struct TransactionEntry: Sendable, Equatable {
     package var appAccountToken: String?
     /// iOS 6 `item_id`: the in-app product's Apple ID.
     package var itemID: String?
+    /// What only a signed transaction carries; nil for verifyReceipt entries.
+    package var signed: SignedTransactionFields?
 }
 
 /// One `pending_renewal_info` entry: what a subscription will do next.

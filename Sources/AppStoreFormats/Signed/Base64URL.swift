@@ -24,6 +24,11 @@ package enum Base64URL {
         return output
     }
 
+    /// Whether `byte` is one of the 64 characters of the alphabet.
+    package static func isAlphabet(_ byte: UInt8) -> Bool {
+        sextet(byte) != invalid
+    }
+
     private static let invalid: UInt8 = 0xFF
 
     private static func sextet(_ byte: UInt8) -> UInt8 {

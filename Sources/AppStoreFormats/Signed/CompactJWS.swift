@@ -97,15 +97,9 @@ package struct CompactJWS: Sendable, Equatable {
         guard case .number(let text) = value else {
             throw ReceiptRecordError(.wrongType, "\"signedDate\" is a \(value.typeName), not epoch milliseconds")
         }
-        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let whole = DateText.milliseconds(parts[0]), !parts[0].contains(" "),
-            parts.count == 1 || (!parts[1].isEmpty && parts[1].allSatisfy { $0.isASCII && $0.isNumber })
-        else {
+        guard let instant = DateText.epochMilliseconds(text) else {
             throw ReceiptRecordError(.invalidDate, "\"signedDate\" is not epoch milliseconds (\(text))")
         }
-        // Below zero a cut fraction moves the instant earlier: floor, as for every other instant.
-        let hasFraction = parts.count == 2 && parts[1].contains { $0 != "0" }
-        let isNegative = parts[0].hasPrefix("-")
-        return Timestamp(millisecondsSince1970: whole.millisecondsSince1970 - (hasFraction && isNegative ? 1 : 0))
+        return instant
     }
 }

@@ -27,6 +27,18 @@ package enum DateText {
         return Timestamp(millisecondsSince1970: isNegative ? -value : value)
     }
 
+    /// Epoch milliseconds as signed payloads write them: digits, optionally with a fraction (Xcode's
+    /// `1697679936056.485`), which is cut to the millisecond below — floor, as for every other instant.
+    package static func epochMilliseconds(_ text: String) -> Timestamp? {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let whole = milliseconds(parts[0]), !parts[0].contains(" "),
+            parts.count == 1 || (!parts[1].isEmpty && parts[1].utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 })
+        else { return nil }
+        let hasFraction = parts.count == 2 && parts[1].contains { $0 != "0" }
+        let isNegative = parts[0].hasPrefix("-")
+        return Timestamp(millisecondsSince1970: whole.millisecondsSince1970 - (hasFraction && isNegative ? 1 : 0))
+    }
+
     /// Apple's `YYYY-MM-DD HH:MM:SS <zone>` form; zone `Etc/GMT`, `GMT`, `UTC`, `Etc/UTC` or `America/Los_Angeles`.
     package static func appleDate(_ text: String) -> Timestamp? {
         withUTF8(text) { bytes -> Timestamp? in

@@ -1,3 +1,5 @@
+internal import AppStoreSignatures
+
 /// Recorded receipts: the `ingest receipts` entry point, and the stage `run` calls.
 extension Workspace {
     /// `ingest receipts PATH…`, exclusive of other runs and recorded as one; a stop request is honoured between files.
@@ -10,7 +12,9 @@ extension Workspace {
     }
 
     func ingestReceiptsStage(paths: [String], runID: Int64, stop: StopRequest) throws -> IngestSummary {
-        var ingest = ReceiptIngest(connection: connection, hasher: settings.hasher, runID: runID, logger: logger)
+        var ingest = ReceiptIngest(
+            connection: connection, hasher: settings.hasher, verifier: SignatureVerifier(trustStore: try settings.trustStore()),
+            runID: runID, logger: logger)
         ingest.onProgress = onProgress
         ingest.settlingSeconds = settings.settlingSeconds
         return try ingest.ingest(paths: paths, stop: stop)

@@ -33,6 +33,8 @@ package struct IngestSummary: Sendable, Codable, Equatable {
     package var transactionEntries = 0
     /// Quarantined records by reason code.
     package var quarantinedByReason: [String: Int] = [:]
+    /// Signed objects (JWS) read, by verification outcome (`verified`, `bad-signature`, …).
+    package var signedOutcomes: [String: Int] = [:]
 
     /// An empty summary.
     package init() {}
@@ -51,5 +53,6 @@ package struct IngestSummary: Sendable, Codable, Equatable {
         quarantinedFileProblems += other.quarantinedFileProblems
         transactionEntries += other.transactionEntries
         quarantinedByReason.merge(other.quarantinedByReason, uniquingKeysWith: +)
+        signedOutcomes.merge(other.signedOutcomes, uniquingKeysWith: +)
     }
 }

@@ -1,6 +1,8 @@
 internal import Foundation
 
 #if canImport(Glibc)
+    // swift-certificates' Foundation claims the C `stat` type as CoreFoundation's: name that module too.
+    internal import CoreFoundation
     internal import Glibc
 #endif
 

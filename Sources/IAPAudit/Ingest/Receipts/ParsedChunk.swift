@@ -10,5 +10,6 @@ struct ParsedChunk: @unchecked Sendable {
     var entryRows: [(copy: StagedCopy, end: Int)] = []
     var links = CopyWriter()
     var renewals = CopyWriter()
+    var signedObjects = CopyWriter()
     var quarantine = CopyWriter()
 }

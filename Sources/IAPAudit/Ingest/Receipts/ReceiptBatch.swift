@@ -1,4 +1,5 @@
 internal import AppStoreFormats
+internal import AppStoreSignatures
 internal import Logging
 internal import Postgres
 
@@ -6,6 +7,7 @@ internal import Postgres
 final class ReceiptBatch {
     private let reader: ReceiptFileReader
     private let parser: ReceiptRecordParser
+    private let verifier: SignatureVerifier
     private let fileID: Int64
     private let path: String
     private let runID: Int64?
@@ -21,11 +23,12 @@ final class ReceiptBatch {
     private(set) var isDone = false
 
     init(
-        reader: ReceiptFileReader, parser: ReceiptRecordParser, fileID: Int64, path: String, runID: Int64?,
-        logger: Logger
+        reader: ReceiptFileReader, parser: ReceiptRecordParser, verifier: SignatureVerifier, fileID: Int64,
+        path: String, runID: Int64?, logger: Logger
     ) {
         self.reader = reader
         self.parser = parser
+        self.verifier = verifier
         self.fileID = fileID
         self.path = path
         self.runID = runID
@@ -42,7 +45,7 @@ final class ReceiptBatch {
             switch item {
             case .record(let line, let number, let bytes):
                 counts.records += 1
-                let receipt: RecordedReceipt
+                var receipt: RecordedReceipt
                 do {
                     receipt = try parser.parse(bytes)
                 } catch {
@@ -53,12 +56,19 @@ final class ReceiptBatch {
                     continue
                 }
                 let receiptID = ReceiptRows.receiptID(fileID: fileID, recordNumber: number)
+                if !receipt.signedObjects.isEmpty {
+                    let outcomes = receipt.signedObjects.map { verifier.verify($0.jws) }
+                    try ReceiptRows.appendSignedObjects(
+                        receipt, outcomes: outcomes, receiptID: receiptID, to: &chunk.signedObjects)
+                    receipt.keepVerified(outcomes.map { $0 == .verified })
+                    for outcome in outcomes { counts.signedOutcomes[outcome.rawValue, default: 0] += 1 }
+                }
                 ReceiptRows.appendReceipt(
                     receipt, fileID: fileID, recordNumber: number, line: line, to: &chunk.receipts)
                 try ReceiptRows.appendLinks(receipt, receiptID: receiptID, to: &chunk.links)
                 try ReceiptRows.appendRenewals(receipt, receiptID: receiptID, to: &chunk.renewals)
                 for entry in receipt.transactions {
-                    guard let copy = copies.stagingCandidate(entry, environment: receipt.transactionEnvironment)
+                    guard let copy = copies.stagingCandidate(entry, environment: receipt.environment(of: entry))
                     else { continue }
                     try ReceiptRows.appendStagedEntry(entry, of: receipt, receiptID: receiptID, to: &chunk.entries)
                     chunk.entryRows.append((copy, chunk.entries.byteCount))

@@ -1,4 +1,5 @@
 package import AppStoreFormats
+package import AppStoreSignatures
 internal import Foundation
 internal import Gzip
 package import Logging
@@ -15,6 +16,7 @@ package struct ReceiptIngest {
 
     private let connection: Connection
     private let parser: ReceiptRecordParser
+    private let verifier: SignatureVerifier
     private let runID: Int64?
     private let maxRecordLength: Int
     private let logger: Logger
@@ -25,13 +27,15 @@ package struct ReceiptIngest {
     /// A recorder finishes a line in microseconds; a minute is ample and delays a finished file very little.
     package static let defaultSettlingSeconds: Double = 60
 
-    /// An ingest writing through `connection`, hashing usernames with `hasher`, attributing rows to run `runID`.
+    /// An ingest writing through `connection`, hashing usernames with `hasher`, judging signed data with `verifier`,
+    /// attributing rows to run `runID`.
     package init(
-        connection: Connection, hasher: AccountKeyHasher, runID: Int64?,
-        maxRecordLength: Int = ReceiptIngest.defaultMaxRecordLength, logger: Logger
+        connection: Connection, hasher: AccountKeyHasher, verifier: SignatureVerifier = SignatureVerifier(),
+        runID: Int64?, maxRecordLength: Int = ReceiptIngest.defaultMaxRecordLength, logger: Logger
     ) {
         self.connection = connection
         self.parser = ReceiptRecordParser(hasher: hasher)
+        self.verifier = verifier
         self.runID = runID
         self.maxRecordLength = maxRecordLength
         self.logger = logger
@@ -126,7 +130,8 @@ package struct ReceiptIngest {
         }
         let fileID = try InputFileRecord.reserveID(on: connection)
         let batch = ReceiptBatch(
-            reader: reader, parser: parser, fileID: fileID, path: path, runID: runID, logger: logger)
+            reader: reader, parser: parser, verifier: verifier, fileID: fileID, path: path, runID: runID,
+            logger: logger)
         batch.isStillBeingWritten = !isSettled
         return PreparedReceiptFile(record: record, fileID: fileID, isJSONLines: format == .jsonLines, batch: batch)
     }
@@ -260,6 +265,7 @@ package struct ReceiptIngest {
         var entries = CopyWriter()
         var links = CopyWriter()
         var renewals = CopyWriter()
+        var signedObjects = CopyWriter()
         var quarantine = CopyWriter()
         var isDone = false
         while !isDone {
@@ -275,16 +281,20 @@ package struct ReceiptIngest {
                     try Self.appendUnsettled(chunk, settled: settled, to: &entries, staged: &staged)
                     try links.append(rows: chunk.links)
                     try renewals.append(rows: chunk.renewals)
+                    try signedObjects.append(rows: chunk.signedObjects)
                     try quarantine.append(rows: chunk.quarantine)
                 }
             }
             try connection.copyIn(ReceiptRows.entryCopy, rows: entries, context: "COPY entries from \(path)")
             try connection.copyIn(ReceiptRows.linkCopy, rows: links, context: "COPY links from \(path)")
             try connection.copyIn(ReceiptRows.renewalCopy, rows: renewals, context: "COPY renewals from \(path)")
+            try connection.copyIn(
+                ReceiptRows.signedObjectCopy, rows: signedObjects, context: "COPY signed objects from \(path)")
             try connection.copyIn(QuarantineRecord.copyStatement, rows: quarantine, context: "COPY quarantine")
             entries.reset()
             links.reset()
             renewals.reset()
+            signedObjects.reset()
             quarantine.reset()
         }
         producer.waitUntilDone()

@@ -1,4 +1,5 @@
 internal import AppStoreFormats
+internal import AppStoreSignatures
 internal import Postgres
 
 /// Renders parsed receipts into COPY rows for `receipt`, `receipt_purchase`, `pending_renewal` and `stage_entry`.
@@ -15,7 +16,8 @@ enum ReceiptRows {
     ///
     /// `appendStagedEntry` writes them in this order and `entryCopy` is derived from it. The SQL spells them too, so
     /// that analysts read plain SQL: `receipt_stage.sql` (the same list), the `purchase` table of
-    /// `0001_create_core.sql` and `receipt_merge.sql` (all but the first three, which say where the copy was found);
+    /// `0001_create_core.sql` with the columns `0010_signed_data.sql` adds, and `receipt_merge.sql` (all but the first
+    /// three, which say where the copy was found);
     /// `StagedColumnsTests` fails when any of them disagrees with this list.
     static let stagedEntryColumns: [(name: String, type: String)] = [
         ("receipt_id", "bigint"), ("source", "text"), ("ordinal", "integer"), ("environment", "text"),
@@ -25,7 +27,12 @@ enum ReceiptRows {
         ("web_order_line_item_id", "text"), ("is_trial_period", "boolean"), ("is_in_intro_offer_period", "boolean"),
         ("is_upgraded", "boolean"), ("in_app_ownership_type", "text"), ("subscription_group_identifier", "text"),
         ("promotional_offer_id", "text"), ("offer_code_ref_name", "text"), ("app_account_token", "uuid"),
-        ("item_id", "text"), ("bundle_id", "text"), ("app_item_id", "text"),
+        ("item_id", "text"), ("bundle_id", "text"), ("app_item_id", "text"), ("signed_date", "timestamptz"),
+        ("price", "bigint"), ("currency", "text"), ("storefront", "text"), ("storefront_id", "text"), ("type", "text"),
+        ("transaction_reason", "text"), ("revocation_date", "timestamptz"), ("revocation_reason", "integer"),
+        ("revocation_type", "text"), ("revocation_percentage", "integer"), ("offer_type", "integer"),
+        ("offer_identifier", "text"), ("offer_discount_type", "text"), ("offer_period", "text"),
+        ("app_transaction_id", "text"),
     ]
 
     /// The staged columns that locate a copy (which receipt, which array, which position) rather than describe the
@@ -44,6 +51,38 @@ enum ReceiptRows {
         auto_renew_status, expiration_intent, is_in_billing_retry_period, grace_period_expires_date, \
         price_consent_status, offer_code_ref_name, promotional_offer_id) FROM STDIN
         """
+
+    static let signedObjectCopy = """
+        COPY signed_object (receipt_id, ordinal, kind, path, outcome, signed_date, environment, bundle_id, \
+        transaction_id, original_transaction_id, product_id, app_transaction_id, notification_uuid, notification_type, \
+        notification_subtype) FROM STDIN
+        """
+
+    /// One `signed_object` row per JWS of `receipt`, with its verification outcome.
+    static func appendSignedObjects(
+        _ receipt: RecordedReceipt, outcomes: [VerificationOutcome], receiptID: Int, to rows: inout CopyWriter
+    ) throws(PostgresError) {
+        for (object, outcome) in zip(receipt.signedObjects, outcomes) {
+            let entry = object.kind == .transaction ? object.entryIndex.map { receipt.transactions[$0] } : nil
+            let renewal = object.kind == .renewalInfo ? object.entryIndex.map { receipt.pendingRenewals[$0] } : nil
+            rows.field(receiptID)
+            rows.field(object.ordinal)
+            rows.field(object.kind.rawValue)
+            rows.field(object.path)
+            rows.field(outcome.rawValue)
+            rows.field(timestamp: object.jws.signedDate)
+            rows.field(object.environment)
+            rows.field(object.bundleID)
+            rows.field(entry?.transactionID)
+            rows.field(entry?.originalTransactionID ?? renewal?.originalTransactionID)
+            rows.field(entry?.productID ?? renewal?.productID)
+            rows.field(object.appTransactionID)
+            rows.field(object.notificationUUID)
+            rows.field(object.notificationType)
+            rows.field(object.notificationSubtype)
+            try rows.endRow()
+        }
+    }
 
     /// One `receipt` row, in binary COPY format (the raw record is most of the bytes a run loads; binary spares the
     /// server from scanning it for escapes).
@@ -144,12 +183,11 @@ enum ReceiptRows {
     )
         throws(PostgresError)
     {
-        let environment = receipt.transactionEnvironment
         for entry in receipt.transactions {
             rows.field(receiptID)
             rows.field(entry.source.rawValue)
             rows.field(entry.ordinal)
-            rows.field(environment)
+            rows.field(receipt.environment(of: entry))
             rows.field(entry.transactionID)
             try rows.endRow()
         }
@@ -162,7 +200,7 @@ enum ReceiptRows {
         rows.field(receiptID)
         rows.field(entry.source.rawValue)
         rows.field(entry.ordinal)
-        rows.field(receipt.transactionEnvironment)
+        rows.field(receipt.environment(of: entry))
         rows.field(entry.transactionID)
         rows.field(entry.originalTransactionID)
         rows.field(entry.productID)
@@ -184,6 +222,23 @@ enum ReceiptRows {
         rows.field(entry.itemID)
         rows.field(receipt.bundleID)
         rows.field(receipt.appItemID)
+        let signed = entry.signed
+        rows.field(timestamp: signed?.signedDate)
+        rows.field(signed?.price.map(Int.init))
+        rows.field(signed?.currency)
+        rows.field(signed?.storefront)
+        rows.field(signed?.storefrontID)
+        rows.field(signed?.type)
+        rows.field(signed?.transactionReason)
+        rows.field(timestamp: signed?.revocationDate)
+        rows.field(signed?.revocationReason)
+        rows.field(signed?.revocationType)
+        rows.field(signed?.revocationPercentage)
+        rows.field(signed?.offerType)
+        rows.field(signed?.offerIdentifier)
+        rows.field(signed?.offerDiscountType)
+        rows.field(signed?.offerPeriod)
+        rows.field(signed?.appTransactionID)
         try rows.endRow()
     }
 

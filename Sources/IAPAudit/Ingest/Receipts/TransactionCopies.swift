@@ -22,7 +22,8 @@ struct TransactionCopies {
 }
 
 /// What the merge compares between copies of one transaction: the fields Apple never changes (a difference is a
-/// conflict), the refund and upgrade marks, and whether an expiry is known (a later copy may add them).
+/// conflict), the refund, revocation and upgrade marks, and whether an expiry and the signed fields are known (a later
+/// copy may add them).
 struct TransactionIdentity: Hashable {
     var productID: String
     /// To the second: copies with and without milliseconds are the same date.
@@ -31,6 +32,10 @@ struct TransactionIdentity: Hashable {
     var isCancelled: Bool
     var isUpgraded: Bool
     var hasExpiry: Bool
+    /// A signed copy fills what a verifyReceipt copy lacks (price, storefront…); a revocation may take back a
+    /// family-shared copy without being a refund.
+    var isSigned: Bool
+    var isRevoked: Bool
 
     init(_ entry: TransactionEntry) {
         productID = entry.productID
@@ -39,6 +44,8 @@ struct TransactionIdentity: Hashable {
         isCancelled = entry.cancellationDate != nil
         isUpgraded = entry.isUpgraded == true
         hasExpiry = entry.expiresDate != nil
+        isSigned = entry.signed != nil
+        isRevoked = entry.signed?.revocationDate != nil
     }
 
     private static func second(of timestamp: Timestamp) -> Int64 {

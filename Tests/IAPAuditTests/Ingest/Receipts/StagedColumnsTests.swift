@@ -20,8 +20,10 @@ struct StagedColumnsTests {
 
     @Test func purchaseTableHasEveryStagedPurchaseColumn() throws {
         let migration = try #require(EmbeddedResources.migrations.first { $0.name == "0001_create_core.sql" })
-        let columns = try Self.columns(ofTable: "CREATE TABLE purchase (", in: migration.text)
-            .filter { $0.name != "id" && $0.name != "first_receipt_id" }
+        let signed = try #require(EmbeddedResources.migrations.first { $0.name == "0010_signed_data.sql" })
+        let columns =
+            try Self.columns(ofTable: "CREATE TABLE purchase (", in: migration.text)
+            .filter { $0.name != "id" && $0.name != "first_receipt_id" } + Self.addedColumns(in: signed.text)
         #expect(columns.map(\.name) == Self.purchaseColumns.map(\.name))
         #expect(columns.map(\.type) == Self.purchaseColumns.map(\.type))
     }
@@ -48,6 +50,15 @@ struct StagedColumnsTests {
             columns.append((String(first), String(words[1].trimmingSuffix(","))))
         }
         return columns
+    }
+
+    /// `name type` of each `ADD COLUMN name type` line of an `ALTER TABLE`.
+    private static func addedColumns(in text: String) -> [(name: String, type: String)] {
+        text.split(separator: "\n").compactMap { line in
+            let words = line.split(whereSeparator: \.isWhitespace)
+            guard words.count >= 4, words[0] == "ADD", words[1] == "COLUMN" else { return nil }
+            return (String(words[2]), String(words[3].trimmingSuffix(",").trimmingSuffix(";")))
+        }
     }
 
     /// The comma-separated names between `opening` and `closing`, whitespace removed.

@@ -1,0 +1,102 @@
+/// Decodes the payloads of signed transactions and renewal infos into the model verifyReceipt answers fill, so that
+/// one transaction is one transaction whichever way it arrived. Unknown payload fields are kept in the stored record,
+/// never an error.
+enum SignedPayloads {
+    /// A JWSTransactionDecodedPayload.
+    static func transaction(_ payload: FieldReader, ordinal: Int) throws(ReceiptRecordError) -> TransactionEntry {
+        guard let transactionID = try payload.identifier("transactionId") else {
+            throw ReceiptRecordError(.invalidJWS, "a signed transaction without \"\(payload.name("transactionId"))\"")
+        }
+        guard let productID = try payload.string("productId") else {
+            throw ReceiptRecordError(.missingField, "\"\(payload.name("productId"))\" is missing")
+        }
+        let quantity = try payload.int("quantity") ?? 1
+        guard quantity >= 0 else {
+            throw ReceiptRecordError(.invalidValue, "\"\(payload.name("quantity"))\" is negative (\(quantity))")
+        }
+        var signed = SignedTransactionFields()
+        signed.environment = try payload.string("environment")
+        signed.signedDate = try payload.epochMilliseconds("signedDate")
+        signed.price = try payload.int64("price")
+        signed.currency = try payload.string("currency")
+        signed.storefront = try payload.string("storefront")
+        signed.storefrontID = try payload.identifier("storefrontId")
+        signed.type = try payload.string("type")
+        signed.transactionReason = try payload.string("transactionReason")
+        signed.revocationDate = try payload.epochMilliseconds("revocationDate")
+        signed.revocationReason = try payload.int("revocationReason")
+        signed.revocationType = try payload.string("revocationType")
+        signed.revocationPercentage = try payload.int("revocationPercentage")
+        signed.offerType = try payload.int("offerType")
+        signed.offerIdentifier = try payload.string("offerIdentifier")
+        signed.offerDiscountType = try payload.string("offerDiscountType")
+        signed.offerPeriod = try payload.string("offerPeriod")
+        signed.appTransactionID = try payload.identifier("appTransactionId")
+
+        // A revocation is a refund unless it takes back a family-shared copy: refunds are what verifyReceipt called
+        // cancellations, and the rules and reconciliation read them there.
+        let isRefund = signed.revocationDate != nil && signed.revocationType != "FAMILY_REVOKE"
+        let isIntroductory = signed.offerType == 1
+        let isFreeTrial =
+            isIntroductory
+            && (signed.offerDiscountType == "FREE_TRIAL" || (signed.offerDiscountType == nil && signed.price == 0))
+        return TransactionEntry(
+            source: .signed, ordinal: ordinal, productID: productID, transactionID: transactionID,
+            originalTransactionID: try payload.identifier("originalTransactionId"), quantity: quantity,
+            purchaseDate: try payload.epochMilliseconds("purchaseDate"),
+            originalPurchaseDate: try payload.epochMilliseconds("originalPurchaseDate"),
+            expiresDate: try payload.epochMilliseconds("expiresDate"),
+            cancellationDate: isRefund ? signed.revocationDate : nil,
+            cancellationReason: isRefund ? signed.revocationReason : nil,
+            webOrderLineItemID: try payload.identifier("webOrderLineItemId"),
+            isTrialPeriod: isFreeTrial, isInIntroOfferPeriod: isIntroductory && !isFreeTrial,
+            isUpgraded: try payload.bool("isUpgraded"),
+            inAppOwnershipType: try payload.string("inAppOwnershipType"),
+            subscriptionGroupIdentifier: try payload.identifier("subscriptionGroupIdentifier"),
+            promotionalOfferID: signed.offerType == 2 ? signed.offerIdentifier : nil,
+            offerCodeRefName: signed.offerType == 3 ? signed.offerIdentifier : nil,
+            appAccountToken: try payload.uuid("appAccountToken"), itemID: nil, signed: signed)
+    }
+
+    /// A JWSRenewalInfoDecodedPayload, as the `pending_renewal_info` entry it stands for.
+    static func renewalInfo(_ payload: FieldReader, ordinal: Int) throws(ReceiptRecordError) -> PendingRenewal {
+        PendingRenewal(
+            ordinal: ordinal, originalTransactionID: try payload.identifier("originalTransactionId"),
+            productID: try payload.string("productId"),
+            autoRenewProductID: try payload.string("autoRenewProductId"),
+            autoRenewStatus: try payload.bool("autoRenewStatus"),
+            expirationIntent: try payload.int("expirationIntent"),
+            isInBillingRetryPeriod: try payload.bool("isInBillingRetryPeriod"),
+            gracePeriodExpiresDate: try payload.epochMilliseconds("gracePeriodExpiresDate"),
+            priceConsentStatus: try payload.int("priceIncreaseStatus"),
+            offerCodeRefName: try payload.int("offerType") == 3 ? try payload.string("offerIdentifier") : nil,
+            promotionalOfferID: try payload.int("offerType") == 2 ? try payload.string("offerIdentifier") : nil)
+    }
+}
+
+extension FieldReader {
+    /// An instant written as epoch milliseconds (a number or its text); a fraction, as Xcode writes, is cut to the
+    /// millisecond below.
+    func epochMilliseconds(_ key: String) throws(ReceiptRecordError) -> Timestamp? {
+        guard let text = try string(key) else { return nil }
+        guard let instant = DateText.epochMilliseconds(text) else {
+            throw ReceiptRecordError(.invalidDate, "\"\(name(key))\" is not epoch milliseconds (\(quoted(text)))")
+        }
+        return instant
+    }
+
+    /// A 64-bit integer (a price in milliunits).
+    func int64(_ key: String) throws(ReceiptRecordError) -> Int64? {
+        guard let text = try string(key) else { return nil }
+        guard let value = Int64(text.trimmingASCIIWhitespace()) else {
+            throw ReceiptRecordError(.invalidNumber, "\"\(name(key))\" is not an integer (\(quoted(text)))")
+        }
+        return value
+    }
+
+    /// A UUID, lowercased.
+    func uuid(_ key: String) throws(ReceiptRecordError) -> String? {
+        guard let text = try string(key) else { return nil }
+        return try ReceiptRecordParser.uuid(text, field: name(key))
+    }
+}
