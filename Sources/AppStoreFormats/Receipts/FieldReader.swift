@@ -209,3 +209,39 @@ extension String {
         return start < end ? String(decoding: bytes[start..<end], as: UTF8.self) : ""
     }
 }
+
+extension FieldReader {
+    /// An instant written as epoch milliseconds (a number or its text); a fraction, as Xcode writes, is cut to the
+    /// millisecond below.
+    func epochMilliseconds(_ key: String) throws(ReceiptRecordError) -> Timestamp? {
+        guard let text = try string(key) else { return nil }
+        guard let instant = DateText.epochMilliseconds(text) else {
+            throw ReceiptRecordError(.invalidDate, "\"\(name(key))\" is not epoch milliseconds (\(quoted(text)))")
+        }
+        return instant
+    }
+
+    /// A quantity: 1 when absent, never negative.
+    func quantity(_ key: String) throws(ReceiptRecordError) -> Int {
+        let quantity = try int(key) ?? 1
+        guard quantity >= 0 else {
+            throw ReceiptRecordError(.invalidValue, "\"\(name(key))\" is negative (\(quantity))")
+        }
+        return quantity
+    }
+
+    /// A 64-bit integer (a price in milliunits).
+    func int64(_ key: String) throws(ReceiptRecordError) -> Int64? {
+        guard let text = try string(key) else { return nil }
+        guard let value = Int64(text.trimmingASCIIWhitespace()) else {
+            throw ReceiptRecordError(.invalidNumber, "\"\(name(key))\" is not an integer (\(quoted(text)))")
+        }
+        return value
+    }
+
+    /// A UUID, lowercased.
+    func uuid(_ key: String) throws(ReceiptRecordError) -> String? {
+        guard let text = try string(key) else { return nil }
+        return try ReceiptRecordParser.uuid(text, field: name(key))
+    }
+}

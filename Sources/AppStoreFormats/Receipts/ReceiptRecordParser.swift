@@ -276,13 +276,8 @@ package struct ReceiptRecordParser: Sendable {
         guard let transactionID = try fields.identifier("transaction_id") else {
             throw ReceiptRecordError(.missingField, "\"\(fields.name("transaction_id"))\" is missing")
         }
-        guard let productID = try fields.string("product_id") else {
-            throw ReceiptRecordError(.missingField, "\"\(fields.name("product_id"))\" is missing")
-        }
-        let quantity = try fields.int("quantity") ?? 1
-        guard quantity >= 0 else {
-            throw ReceiptRecordError(.invalidValue, "\"\(fields.name("quantity"))\" is negative (\(quantity))")
-        }
+        let productID = try fields.requiredString("product_id")
+        let quantity = try fields.quantity("quantity")
         return TransactionEntry(
             source: source, ordinal: ordinal, productID: productID, transactionID: transactionID,
             originalTransactionID: try fields.identifier("original_transaction_id"), quantity: quantity,

@@ -7,13 +7,8 @@ enum SignedPayloads {
         guard let transactionID = try payload.identifier("transactionId") else {
             throw ReceiptRecordError(.invalidJWS, "a signed transaction without \"\(payload.name("transactionId"))\"")
         }
-        guard let productID = try payload.string("productId") else {
-            throw ReceiptRecordError(.missingField, "\"\(payload.name("productId"))\" is missing")
-        }
-        let quantity = try payload.int("quantity") ?? 1
-        guard quantity >= 0 else {
-            throw ReceiptRecordError(.invalidValue, "\"\(payload.name("quantity"))\" is negative (\(quantity))")
-        }
+        let productID = try payload.requiredString("productId")
+        let quantity = try payload.quantity("quantity")
         var signed = SignedTransactionFields()
         signed.environment = try payload.string("environment")
         signed.signedDate = try payload.epochMilliseconds("signedDate")
@@ -71,32 +66,5 @@ enum SignedPayloads {
             priceConsentStatus: try payload.int("priceIncreaseStatus"),
             offerCodeRefName: try payload.int("offerType") == 3 ? try payload.string("offerIdentifier") : nil,
             promotionalOfferID: try payload.int("offerType") == 2 ? try payload.string("offerIdentifier") : nil)
-    }
-}
-
-extension FieldReader {
-    /// An instant written as epoch milliseconds (a number or its text); a fraction, as Xcode writes, is cut to the
-    /// millisecond below.
-    func epochMilliseconds(_ key: String) throws(ReceiptRecordError) -> Timestamp? {
-        guard let text = try string(key) else { return nil }
-        guard let instant = DateText.epochMilliseconds(text) else {
-            throw ReceiptRecordError(.invalidDate, "\"\(name(key))\" is not epoch milliseconds (\(quoted(text)))")
-        }
-        return instant
-    }
-
-    /// A 64-bit integer (a price in milliunits).
-    func int64(_ key: String) throws(ReceiptRecordError) -> Int64? {
-        guard let text = try string(key) else { return nil }
-        guard let value = Int64(text.trimmingASCIIWhitespace()) else {
-            throw ReceiptRecordError(.invalidNumber, "\"\(name(key))\" is not an integer (\(quoted(text)))")
-        }
-        return value
-    }
-
-    /// A UUID, lowercased.
-    func uuid(_ key: String) throws(ReceiptRecordError) -> String? {
-        guard let text = try string(key) else { return nil }
-        return try ReceiptRecordParser.uuid(text, field: name(key))
     }
 }

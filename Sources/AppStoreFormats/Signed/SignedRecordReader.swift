@@ -5,8 +5,10 @@
 /// What is not a JWS at all, or a transaction payload without a transaction id, makes the record `invalid-jws`.
 struct SignedRecordReader {
     /// Envelope members that carry signed data instead of a verifyReceipt `response`.
-    static let envelopeMembers = ["signed_transaction", "signed_transactions", "signed_renewal_info", "app_transaction",
-        "notification"]
+    static let envelopeMembers = [
+        "signed_transaction", "signed_transactions", "signed_renewal_info", "app_transaction",
+        "notification",
+    ]
 
     private(set) var receipt: RecordedReceipt
 
@@ -51,7 +53,8 @@ struct SignedRecordReader {
     /// Reads an envelope's signed members (`signed_transaction`…), or a bare body's.
     mutating func readEnvelope(_ fields: FieldReader) throws(ReceiptRecordError) {
         if let text = try fields.string("signed_transaction", limit: .max) {
-            try readObject(try jws(text, at: fields.name("signed_transaction")), kind: .transaction,
+            try readObject(
+                try jws(text, at: fields.name("signed_transaction")), kind: .transaction,
                 path: fields.name("signed_transaction"))
         }
         try readList(fields, "signed_transactions", kind: .transaction)
@@ -92,7 +95,9 @@ struct SignedRecordReader {
 
     /// Marks the record as sandbox data when anything in it says so, and finishes its environment.
     mutating func finish() {
-        if receipt.environment == nil { receipt.environment = receipt.signedObjects.lazy.compactMap(\.environment).first }
+        if receipt.environment == nil {
+            receipt.environment = receipt.signedObjects.lazy.compactMap(\.environment).first
+        }
         receipt.isSandbox =
             receipt.environment.map { $0 != "Production" } == true
             || receipt.signedObjects.contains { $0.environment.map { $0 != "Production" } == true }
@@ -136,7 +141,8 @@ struct SignedRecordReader {
         let payload = FieldReader(jws.payload, path: path.isEmpty ? "payload" : path + ".payload")
         guard let kind = kind ?? Self.kind(of: jws.payload) else {
             throw ReceiptRecordError(
-                .invalidJWS, "a signed payload of no known kind (no transactionId, notificationType, autoRenewStatus "
+                .invalidJWS,
+                "a signed payload of no known kind (no transactionId, notificationType, autoRenewStatus "
                     + "or appTransactionId)")
         }
         var object = SignedObject(

@@ -13,7 +13,8 @@ extension Workspace {
 
     func ingestReceiptsStage(paths: [String], runID: Int64, stop: StopRequest) throws -> IngestSummary {
         var ingest = ReceiptIngest(
-            connection: connection, hasher: settings.hasher, verifier: SignatureVerifier(trustStore: try settings.trustStore()),
+            connection: connection, hasher: settings.hasher,
+            verifier: SignatureVerifier(trustStore: try settings.trustStore()),
             runID: runID, logger: logger)
         ingest.onProgress = onProgress
         ingest.settlingSeconds = settings.settlingSeconds

@@ -67,8 +67,9 @@ struct SignedRecordParserTests {
         let quoted = try parser.parse(Array("\"\(text)\"\n".utf8))
         #expect(quoted.transactions == bare.transactions)
         #expect(quoted.storedRecord == bare.storedRecord)
-        #expect(try JSONSerialization.jsonObject(with: Data(bare.storedRecord), options: .fragmentsAllowed) as? String
-            == text)
+        #expect(
+            try JSONSerialization.jsonObject(with: Data(bare.storedRecord), options: .fragmentsAllowed) as? String
+                == text)
     }
 
     @Test func anEnvelopeCarriesTheAccountAndEverySignedMember() throws {
@@ -84,8 +85,11 @@ struct SignedRecordParserTests {
         #expect(receipt.transactions.map(\.ordinal) == [0, 1])
         #expect(receipt.pendingRenewals.first?.autoRenewStatus == true)
         #expect(receipt.signedObjects.map(\.kind) == [.transaction, .transaction, .renewalInfo])
-        #expect(receipt.signedObjects.map(\.path) == ["signed_transactions[0]", "signed_transactions[1]",
-            "signed_renewal_info"])
+        #expect(
+            receipt.signedObjects.map(\.path) == [
+                "signed_transactions[0]", "signed_transactions[1]",
+                "signed_renewal_info",
+            ])
         #expect(!String(decoding: receipt.storedRecord, as: UTF8.self).contains("alice"))
     }
 
@@ -157,11 +161,25 @@ struct SignedRecordParserTests {
 
     @Test func refundsAreRevocationsButAFamilyRevokeIsNot() throws {
         let refund = try parser.parse(
-            Array(jws(transactionPayload(id: "5", extra: #","revocationDate":1698149950000,"revocationReason":1,"revocationType":"REFUND_PRORATED","revocationPercentage":50000"#)).utf8))
+            Array(
+                jws(
+                    transactionPayload(
+                        id: "5",
+                        extra:
+                            #","revocationDate":1698149950000,"revocationReason":1,"revocationType":"REFUND_PRORATED","revocationPercentage":50000"#
+                    )
+                ).utf8))
         #expect(refund.transactions.first?.cancellationDate == Timestamp(millisecondsSince1970: 1_698_149_950_000))
         #expect(refund.transactions.first?.signed?.revocationPercentage == 50000)
         let familyRevoke = try parser.parse(
-            Array(jws(transactionPayload(id: "6", extra: #","revocationDate":1698149950000,"revocationType":"FAMILY_REVOKE","inAppOwnershipType":"FAMILY_SHARED""#)).utf8))
+            Array(
+                jws(
+                    transactionPayload(
+                        id: "6",
+                        extra:
+                            #","revocationDate":1698149950000,"revocationType":"FAMILY_REVOKE","inAppOwnershipType":"FAMILY_SHARED""#
+                    )
+                ).utf8))
         #expect(familyRevoke.transactions.first?.cancellationDate == nil)
         #expect(familyRevoke.transactions.first?.signed?.revocationDate != nil)
     }

@@ -12,12 +12,16 @@ struct TestWorkspace {
     let conninfo: String
     let directory: URL
 
-    init(pepper: [UInt8]? = nil, strict: Bool = false, logger: Logger = TestPostgres.logger) throws {
+    init(
+        pepper: [UInt8]? = nil, strict: Bool = false, trustedRoots: [String] = [],
+        logger: Logger = TestPostgres.logger
+    ) throws {
         conninfo = try TestPostgres.freshDatabase()
         var settings = Settings(
             database: .url(conninfo), environment: ProcessInfo.processInfo.environment,
             hasher: AccountKeyHasher(pepper: pepper))
         settings.isStrict = strict
+        settings.trustedRootPaths = trustedRoots
         workspace = try Workspace(settings: settings, logger: logger)
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("iap-audit-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
