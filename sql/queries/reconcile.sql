@@ -148,7 +148,10 @@ WITH bounds AS (
 eligible AS (
     SELECT p.transaction_id, p.original_transaction_id, p.product_id, p.quantity, p.purchase_date,
         p.cancellation_date, coalesce(p.is_upgraded, false) AS is_upgraded,
-        coalesce(p.is_trial_period, false) AS is_trial, p.web_order_line_item_id, p.bundle_id, p.app_item_id
+        coalesce(p.is_trial_period, false) AS is_trial, p.web_order_line_item_id, p.bundle_id, p.app_item_id,
+        -- A signed transaction says its product's type; the catalog still wins where it knows the product.
+        CASE p.type WHEN 'Auto-Renewable Subscription' THEN 'auto-renewable' WHEN 'Non-Consumable' THEN 'non-consumable'
+            WHEN 'Non-Renewing Subscription' THEN 'non-renewing' WHEN 'Consumable' THEN 'consumable' END AS signed_type
     FROM purchase p
     CROSS JOIN bounds b
     WHERE p.environment = 'Production'
@@ -165,7 +168,7 @@ eligible AS (
 resolved AS (
     SELECT e.*, coalesce(own.bundle_id, known.bundle_id, by_bundle.bundle_id, by_apple_id.bundle_id, e.bundle_id)
             AS app,
-        coalesce(own.type, known.type, 'consumable') AS type
+        coalesce(own.type, known.type, e.signed_type, 'consumable') AS type
     FROM eligible e
     LEFT JOIN app by_bundle ON by_bundle.bundle_id = e.bundle_id
     LEFT JOIN app by_apple_id ON by_bundle.bundle_id IS NULL AND by_apple_id.apple_id = e.app_item_id

@@ -12,6 +12,7 @@ package enum DetectionRule: String, Sendable, CaseIterable, Codable {
     case purchaseVelocity = "purchase-velocity"
     case trialCycling = "trial-cycling"
     case forgedFields = "forged-fields"
+    case forgedSignature = "forged-signature"
 
     /// The rule's id, as flags and `--rule` name it.
     package var id: String { rawValue }

@@ -145,7 +145,8 @@ package struct DetectionSettings: Sendable, Equatable, Codable {
         case .sharedStoreAccount: data = try Self.encoder.encode(sharedStoreAccount)
         case .receiptReplay: data = try Self.encoder.encode(receiptReplay)
         case .invalidReceipts: data = try Self.encoder.encode(invalidReceipts)
-        case .sandboxInProduction: data = try Self.encoder.encode(sandboxInProduction)
+        // Testers are testers for both rules: one allowlist, so an Xcode-signed record from one is no finding either.
+        case .sandboxInProduction, .forgedSignature: data = try Self.encoder.encode(sandboxInProduction)
         case .refundAbuse: data = try Self.encoder.encode(refundAbuse)
         case .purchaseVelocity: data = try Self.encoder.encode(purchaseVelocity)
         case .trialCycling: data = try Self.encoder.encode(trialCycling)

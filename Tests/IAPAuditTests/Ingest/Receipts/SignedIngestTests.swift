@@ -1,3 +1,4 @@
+import AppStoreFormats
 import Foundation
 import IAPAudit
 import Postgres
@@ -83,5 +84,42 @@ struct SignedIngestTests {
             paths: [try test.write("b.jsonl", reordered.joined(separator: "\n") + "\n")])
         #expect(summary.alreadyStored == 4)
         #expect(try test.connection.query(stored).rows == before)
+    }
+
+    private static func forgedSignatureFlags(_ test: TestWorkspace) throws -> [String] {
+        let rows = try test.connection.query(
+            "SELECT severity || ' ' || subject_kind || ' ' || subject_key || ' ' || (evidence ->> 'outcomes') "
+                + "FROM flag WHERE rule = 'forged-signature' ORDER BY subject_key")
+        return (0..<rows.rowCount).compactMap { rows.string($0, 0) }
+    }
+
+    @Test func whatDidNotVerifyIsFlaggedByForgedSignature() throws {
+        let test = try TestWorkspace()
+        _ = try test.workspace.ingestReceipts(paths: [try test.write("storekit2.jsonl", try Self.mixedShapes())])
+        _ = try test.workspace.detect(rules: [.forgedSignature])
+        let mockReceipt = try test.count("SELECT receipt_id FROM signed_object WHERE outcome = 'untrusted-chain'")
+        let flags = try Self.forgedSignatureFlags(test)
+        #expect(
+            flags.sorted()
+                == [
+                    "warning receipt \(mockReceipt) [\"untrusted-chain\"]",
+                    "info transaction xcode:0 [\"missing-x5c\"]",
+                ]
+                .sorted(), "\(flags)")
+    }
+
+    @Test func xcodeDataFromATesterIsNoFindingAndDetectIsIdempotent() throws {
+        let test = try TestWorkspace()
+        _ = try test.workspace.ingestReceipts(paths: [try test.write("storekit2.jsonl", try Self.mixedShapes())])
+        var settings = DetectionSettings()
+        settings.sandboxInProduction.testerAccountKeys = [
+            AccountKeyHasher(pepper: nil).key(forUsername: "carol@example.com")
+        ]
+        _ = try test.workspace.detect(rules: [.forgedSignature], settings: settings)
+        let once = try Self.forgedSignatureFlags(test)
+        #expect(once.count == 1)
+        #expect(once.allSatisfy { !$0.contains("xcode") })
+        _ = try test.workspace.detect(rules: [.forgedSignature], settings: settings)
+        #expect(try Self.forgedSignatureFlags(test) == once)
     }
 }
