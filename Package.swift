@@ -79,7 +79,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "iap-audit",
-            dependencies: ["IAPAudit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "IAPAudit", "SyntheticData", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strictSettings
         ),
 
@@ -136,7 +138,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "SyntheticDataTests", dependencies: ["SyntheticData", "AppStoreFormats", "Gzip"],
+            name: "SyntheticDataTests",
+            dependencies: ["SyntheticData", "AppStoreFormats", "AppStoreSignatures", "Gzip"],
             swiftSettings: strictSettings),
         .testTarget(name: "ReportsTests", dependencies: ["Reports"], swiftSettings: strictSettings),
         .testTarget(
