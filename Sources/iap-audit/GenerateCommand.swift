@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IAPAudit
+import SyntheticData
 
 /// `iap-audit generate receipts`: deterministic synthetic data for tests, benchmarks and the examples.
 struct GenerateCommand: ParsableCommand {
@@ -34,10 +35,27 @@ struct GenerateCommand: ParsableCommand {
                 """)
         var withFraud = false
 
+        @Flag(
+            name: .customLong("with-storekit2"),
+            help: """
+                Also write StoreKit 2 signed data in every shape (receipts/storekit2/), signed by a test chain of \
+                the generator's own whose root is test-root.der, with planted verification failures and traps.
+                """)
+        var withStoreKit2 = false
+
         func run() throws {
             try SyntheticDataSet.write(
                 to: out, entries: entries, seed: seed, compress: !plain, withFraud: withFraud, withSales: withSales
             ) { print($0) }
+            if withStoreKit2 {
+                var scenario = StoreKit2Scenario()
+                if let seed { scenario.seed = seed }
+                let signed = try SignedRecordWriter(scenario: scenario).write(to: out, compress: !plain)
+                print(
+                    "wrote \(signed.records.count) StoreKit 2 records (\(signed.entries.count) JWS, "
+                        + "\(signed.planted.count) planted failures, \(signed.traps.count) traps); trust "
+                        + "\(signed.rootCertificate) to verify them")
+            }
         }
     }
 }
