@@ -1,6 +1,6 @@
 /// Simulates StoreKit 2 accounts over the scenario's days — purchases, renewals, an upgrade, a family-shared grant,
-/// a prorated refund — and lays out every record that delivers them, in every shape of FORMATS.md §5, plus the
-/// planted failures. `SignedRecordWriter` writes the lines and the manifest.
+/// a prorated refund — and lays out every record that delivers them, in every shape docs/decisions.md ("Signed
+/// data") lists, plus the planted failures. `SignedRecordWriter` writes the lines and the manifest.
 struct SignedDataPlan {
     /// One line of output.
     struct Line {
@@ -386,7 +386,7 @@ struct SignedDataPlan {
 
     // MARK: Traps
 
-    /// The records that must verify and must not be flagged (FRAUD.md "Signed data"; issue 11, "Done means").
+    /// The records that must verify and must not be flagged (docs/decisions.md, "Signed data"; issue 11).
     mutating func plantTraps(firstAccountIndex: Int) throws {
         var index = firstAccountIndex
         let news = 1
@@ -499,12 +499,10 @@ struct SignedDataPlan {
         refundLines.append(
             try notification(
                 "REFUND", subtype: nil, yearly, refunded, at: refundTime + 60_000, shape: "notification-v2"))
-        let app = catalog.apps[photo]
         let refundPage = SignedJSON.object([
             ("signedTransactions", .array([.jws(try signTransaction(yearly, refunded, at: end - 4 * Self.hour))])),
             ("revision", .string(hex(count: 24))), ("hasMore", .bool(false)),
         ])
-        _ = app
         lines.append(Line(part: "server-api", time: end - 4 * Self.hour, shape: "refund-history", body: refundPage))
         refundLines.append(lines.count - 1)
         refundLines += try historyPages(refunded, transactions: [yearly], at: end - 3 * Self.hour, underResponse: true)

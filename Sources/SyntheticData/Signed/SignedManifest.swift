@@ -46,7 +46,7 @@ package struct SignedManifest: Codable, Sendable, Equatable {
     }
 
     /// A planted failure: the record at `file`/`line`/`pointer` must get `outcome`, and `forged-signature` must flag
-    /// it with `severity` (FRAUD.md, "Signed data"); `invalid-jws` records are quarantined instead.
+    /// it with `severity` (docs/decisions.md, "Signed data"); `invalid-jws` records are quarantined instead.
     package struct Planted: Codable, Sendable, Equatable {
         package var outcome: String
         package var description: String
@@ -82,7 +82,7 @@ package struct SignedManifest: Codable, Sendable, Equatable {
         }
     }
 
-    /// Every shape a record may have, as `Record.shape` spells it (FORMATS.md §5).
+    /// Every shape a record may have, as `Record.shape` spells it (docs/decisions.md, "Signed data").
     package static let shapes = [
         "jws-line", "jws-string",
         "envelope-signed-transaction", "envelope-signed-transactions", "envelope-signed-renewal-info",

@@ -1,9 +1,9 @@
 internal import Foundation
 
 /// Writes StoreKit 2 data signed by the generator's own chain (`SigningChain`): transactions, renewal infos, app
-/// transactions and V2 notifications in every shape of FORMATS.md §5, with one planted record per verification
-/// failure and the traps of FRAUD.md "Signed data"; the root to trust as `test-root.der`, the known answer as
-/// `storekit2-manifest.json`.
+/// transactions and V2 notifications in every shape docs/decisions.md ("Signed data") lists, with one planted
+/// record per verification failure and the traps no rule may flag; the root to trust as `test-root.der`, the known
+/// answer as `storekit2-manifest.json`.
 ///
 /// Files (JSON Lines, gzip when compressed, beside the legacy receipts so `ingest receipts <out>/receipts` reads
 /// them all): `receipts/storekit2/transactions.jsonl[.gz]` (bare JWS lines, JSON strings and envelopes),
