@@ -136,7 +136,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "SyntheticDataTests", dependencies: ["SyntheticData", "AppStoreFormats", "Gzip"],
+            name: "SyntheticDataTests",
+            dependencies: ["SyntheticData", "AppStoreFormats", "AppStoreSignatures", "Gzip"],
             swiftSettings: strictSettings),
         .testTarget(name: "ReportsTests", dependencies: ["Reports"], swiftSettings: strictSettings),
         .testTarget(

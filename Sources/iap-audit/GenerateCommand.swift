@@ -34,9 +34,18 @@ struct GenerateCommand: ParsableCommand {
                 """)
         var withFraud = false
 
+        @Flag(
+            name: .customLong("with-storekit2"),
+            help: """
+                Also write StoreKit 2 signed data in every shape (receipts/storekit2/), signed by a test chain of \
+                the generator's own whose root is test-root.der, with planted verification failures and traps.
+                """)
+        var withStoreKit2 = false
+
         func run() throws {
             try SyntheticDataSet.write(
-                to: out, entries: entries, seed: seed, compress: !plain, withFraud: withFraud, withSales: withSales
+                to: out, entries: entries, seed: seed, compress: !plain, withFraud: withFraud, withSales: withSales,
+                withStoreKit2: withStoreKit2
             ) { print($0) }
         }
     }

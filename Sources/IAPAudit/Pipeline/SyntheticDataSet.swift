@@ -8,7 +8,7 @@ package enum SyntheticDataSet {
     /// `entries` 0 means the small example preset; the same `seed` writes the same bytes.
     package static func write(
         to directory: String, entries: Int, seed: UInt64?, compress: Bool, withFraud: Bool, withSales: Bool,
-        report: (String) -> Void
+        withStoreKit2: Bool = false, report: (String) -> Void
     ) throws {
         var scenario = entries > 0 ? ReceiptScenario.benchmark(entries: entries) : ReceiptScenario.small
         if let seed { scenario.seed = seed }
@@ -22,6 +22,15 @@ package enum SyntheticDataSet {
             report(
                 "wrote \(sales.dailyFiles.count) daily and \(sales.weeklyFiles.count) weekly sales reports, "
                     + "\(sales.plants.count) planted discrepancies")
+        }
+        if withStoreKit2 {
+            var scenario = StoreKit2Scenario()
+            if let seed { scenario.seed = seed }
+            let signed = try SignedRecordWriter(scenario: scenario).write(to: directory, compress: compress)
+            report(
+                "wrote \(signed.records.count) StoreKit 2 records (\(signed.entries.count) JWS, "
+                    + "\(signed.planted.count) planted failures, \(signed.traps.count) traps); trust "
+                    + "\(signed.rootCertificate) to verify them")
         }
         report(
             "wrote \(manifest.files.count) files: \(manifest.records) records (\(manifest.badRecords) bad), "
