@@ -21,6 +21,10 @@ ALTER TABLE purchase
     ADD COLUMN offer_discount_type   text,
     ADD COLUMN offer_period          text,
     ADD COLUMN app_transaction_id    text;
+-- A signed transaction's copy is linked to its record like the copies of a verifyReceipt answer.
+ALTER TABLE receipt_purchase DROP CONSTRAINT receipt_purchase_source_check;
+ALTER TABLE receipt_purchase ADD CONSTRAINT receipt_purchase_source_check
+    CHECK (source IN ('receipt', 'in_app', 'latest_receipt_info', 'signed'));
 COMMENT ON COLUMN purchase.price IS 'StoreKit 2: the customer price in milliunits of currency (10.99 is 10990).';
 COMMENT ON COLUMN purchase.revocation_percentage IS 'StoreKit 2: thousandths of a percent refunded (50000 is half).';
 

@@ -100,19 +100,16 @@ package struct ReceiptRecordParser: Sendable {
         return SignedRecordReader.isSignedBody(top) ? SignedRecordReader.bareShape(of: top) : nil
     }
 
-    /// The record's bytes when they are meant as a compact JWS (surrounding whitespace aside): base64url characters
-    /// and dots, starting as every JOSE header does (`eyJ`, the base64url of `{"`). How many parts it has is for
-    /// `CompactJWS` to judge (`invalid-jws`); anything else is left to the JSON parser.
+    /// The record's bytes when they are meant as a compact JWS (surrounding whitespace aside): they start as every
+    /// JOSE header does (`eyJ`, the base64url of `{"`), which no JSON text can. Whether they are one — three parts of
+    /// canonical base64url — is for `CompactJWS` to judge (`invalid-jws`).
     static func bareJWS(_ bytes: some Collection<UInt8>) -> ArraySlice<UInt8>? {
         let all = Array(bytes)
         guard let first = all.firstIndex(where: { !isJSONWhitespace($0) }),
             let last = all.lastIndex(where: { !isJSONWhitespace($0) })
         else { return nil }
         let text = all[first...last]
-        guard text.starts(with: "eyJ".utf8), text.contains(UInt8(ascii: ".")),
-            text.allSatisfy({ $0 == UInt8(ascii: ".") || Base64URL.isAlphabet($0) })
-        else { return nil }
-        return text
+        return text.starts(with: "eyJ".utf8) ? text : nil
     }
 
     private func finished(_ reader: SignedRecordReader, storing stored: [UInt8]) -> RecordedReceipt {
