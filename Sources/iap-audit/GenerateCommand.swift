@@ -42,10 +42,15 @@ struct GenerateCommand: ParsableCommand {
                 """)
         var withStoreKit2 = false
 
+        @Option(
+            name: .customLong("storekit2-accounts"),
+            help: "With --with-storekit2: how many StoreKit 2 accounts to simulate (default 24; benchmarks use more).")
+        var storeKit2Accounts: Int?
+
         func run() throws {
             try SyntheticDataSet.write(
                 to: out, entries: entries, seed: seed, compress: !plain, withFraud: withFraud, withSales: withSales,
-                withStoreKit2: withStoreKit2
+                withStoreKit2: withStoreKit2, storeKit2Accounts: storeKit2Accounts
             ) { print($0) }
         }
     }

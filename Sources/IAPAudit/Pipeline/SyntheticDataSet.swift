@@ -8,7 +8,7 @@ package enum SyntheticDataSet {
     /// `entries` 0 means the small example preset; the same `seed` writes the same bytes.
     package static func write(
         to directory: String, entries: Int, seed: UInt64?, compress: Bool, withFraud: Bool, withSales: Bool,
-        withStoreKit2: Bool = false, report: (String) -> Void
+        withStoreKit2: Bool = false, storeKit2Accounts: Int? = nil, report: (String) -> Void
     ) throws {
         var scenario = entries > 0 ? ReceiptScenario.benchmark(entries: entries) : ReceiptScenario.small
         if let seed { scenario.seed = seed }
@@ -26,6 +26,7 @@ package enum SyntheticDataSet {
         if withStoreKit2 {
             var scenario = StoreKit2Scenario()
             if let seed { scenario.seed = seed }
+            if let storeKit2Accounts { scenario.accounts = storeKit2Accounts }
             let signed = try SignedRecordWriter(scenario: scenario).write(to: directory, compress: compress)
             report(
                 "wrote \(signed.records.count) StoreKit 2 records (\(signed.entries.count) JWS, "
