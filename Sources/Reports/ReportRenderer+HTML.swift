@@ -50,7 +50,7 @@ extension ReportRenderer {
         return out.bytes
     }
 
-    private static func appendChart(_ table: ReportTable, spec: ChartSpec, to out: inout RenderBuffer) {
+    static func appendChart(_ table: ReportTable, spec: ChartSpec, to out: inout RenderBuffer) {
         switch SVGChart.draw(table, spec: spec) {
         case .drawn(let svg, let notes):
             out.write("<figure class=\"chart\">\n")
