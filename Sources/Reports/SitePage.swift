@@ -10,6 +10,8 @@ package struct SitePage: Sendable {
         case text(String)
         /// Text in a monospaced font (ids, hashes, paths); wraps anywhere when long.
         case code(String)
+        /// A short name in a monospaced font (a rule, a reason code, a status) that never breaks.
+        case name(String)
         /// A number, right-aligned in tables.
         case number(String)
         /// A link to another page of the site.
@@ -131,7 +133,7 @@ package struct SitePage: Sendable {
                     return row[column] == .empty
                 }
             }
-            out.write("<div class=\"table-wrap\">\n<table class=\"site\">\n<thead>\n<tr>")
+            out.write("<div class=\"table-wrap site\">\n<table class=\"site\">\n<thead>\n<tr>")
             for (index, column) in columns.enumerated() {
                 out.write(numeric[index] ? "<th scope=\"col\" class=\"num\">" : "<th scope=\"col\">")
                 ReportRenderer.appendHTMLEscaped(column, controls: .htmlSpan, to: &out)
@@ -164,6 +166,10 @@ package struct SitePage: Sendable {
             ReportRenderer.appendHTMLEscaped(text, controls: .htmlSpan, to: &out)
         case .code(let text):
             out.write("<code>")
+            ReportRenderer.appendHTMLEscaped(text, controls: .htmlSpan, to: &out)
+            out.write("</code>")
+        case .name(let text):
+            out.write("<code class=\"name\">")
             ReportRenderer.appendHTMLEscaped(text, controls: .htmlSpan, to: &out)
             out.write("</code>")
         case .link(let text, let href, let isCode):
@@ -262,6 +268,8 @@ package struct SitePage: Sendable {
         dl.facts dt { color: var(--muted); }
         dl.facts dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
         table.site { table-layout: auto; }
+        .table-wrap.site { max-height: none; }
+        code.name { white-space: nowrap; }
         table.site td { white-space: normal; overflow-wrap: anywhere; min-width: 6ch; }
         table.site td.num { white-space: nowrap; min-width: 0; }
         table.site td code, dl.facts code { overflow-wrap: anywhere; }

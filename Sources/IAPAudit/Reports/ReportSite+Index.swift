@@ -66,7 +66,7 @@ extension ReportSite {
             ]))
         page.blocks.append(
             .table(
-                columns: ["Reason", "Records"], rows: pairs(EvidenceValue.parse(row[8] ?? "{}"), first: { .code($0) })))
+                columns: ["Reason", "Records"], rows: pairs(EvidenceValue.parse(row[8] ?? "{}"), first: { .name($0) })))
 
         page.blocks.append(.heading("Flags by rule"))
         var hits: [String: EvidenceValue] = [:]
@@ -87,7 +87,7 @@ extension ReportSite {
                 columns: ["Rule", "Open flags", "Hits this run", "New", "Updated"],
                 rows: ruleNames.sorted().map { name in
                     [
-                        .code(name), Self.number(open[name]?.text ?? "0"), Self.number(hits[name]?["hits"]?.text),
+                        .name(name), Self.number(open[name]?.text ?? "0"), Self.number(hits[name]?["hits"]?.text),
                         Self.number(hits[name]?["created"]?.text), Self.number(hits[name]?["updated"]?.text),
                     ]
                 }))
@@ -102,7 +102,7 @@ extension ReportSite {
         page.blocks.append(
             .table(
                 columns: ["Status", "Lines"],
-                rows: pairs(summary["reconciliation"]?["linesByStatus"], first: { .code($0) })))
+                rows: pairs(summary["reconciliation"]?["linesByStatus"], first: { .name($0) })))
 
         page.blocks.append(.heading("Stage times"))
         let order = ["catalog", "ingest receipts", "ingest sales", "detect", "reconcile", "reports"]

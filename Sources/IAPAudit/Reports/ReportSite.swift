@@ -183,7 +183,7 @@ extension ReportSite {
                 rows: flags.map { row in
                     let subject = Subject(kind: row[3] ?? "", key: row[4] ?? "")
                     return [
-                        Self.text(row[2]), .code(row[1] ?? ""), subjectCell(subject, row: row, pages: pages),
+                        Self.text(row[2]), .name(row[1] ?? ""), subjectCell(subject, row: row, pages: pages),
                         Self.window(row[5], row[6]), Self.number(row[7]), Self.evidence(row[8]),
                     ]
                 }))
@@ -208,7 +208,7 @@ extension ReportSite {
                 columns: ["Rule", "Severity", "Score", "Window (UTC)", "Evidence"],
                 rows: rows.map { row in
                     [
-                        .code(row[1] ?? ""), Self.text(row[2]), Self.number(row[3]), Self.window(row[4], row[5]),
+                        .name(row[1] ?? ""), Self.text(row[2]), Self.number(row[3]), Self.window(row[4], row[5]),
                         Self.evidence(row[6]),
                     ]
                 }),

@@ -92,10 +92,10 @@ import Testing
         // The index tells the run's story from its record.
         let runID = try test.connection.query("SELECT max(id) FROM pipeline_run").int(0, 0) ?? -1
         #expect(index.contains("<h2>Run \(runID)</h2>"))
-        #expect(index.contains("<code>invalid-json</code>"))
-        #expect(index.contains("<code>missing-in-report</code>"))
+        #expect(index.contains("<code class=\"name\">invalid-json</code>"))
+        #expect(index.contains("<code class=\"name\">missing-in-report</code>"))
         #expect(index.contains("<td>ingest receipts</td>"))
-        #expect(index.contains("<code>many-store-accounts</code>"))
+        #expect(index.contains("<code class=\"name\">many-store-accounts</code>"))
 
         // A second run lists the first under the runs before it, and `report --all`'s entry point rewrites the site.
         _ = try test.workspace.run(ExampleData.plan(examples: Self.examples, outputDirectory: out))
