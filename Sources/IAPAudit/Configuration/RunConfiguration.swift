@@ -40,10 +40,9 @@ package struct RunConfiguration: Sendable, Equatable {
     /// Every key a file may set, with what it takes (for error messages).
     static let keys: [String: String] = [
         "database.url": "a libpq URL or conninfo (keep the password in ~/.pgpass)",
-        "inputs.catalog": "a path", "inputs.receipts": "a path or an array of paths",
-        "inputs.sales": "a path or an array of paths",
-        "output.directory": "a path", "output.reports": "a report name or an array of them",
-        "output.formats": "one of csv, json, md, html or an array of them",
+        "inputs.catalog": "a path", "inputs.receipts": "an array of paths", "inputs.sales": "an array of paths",
+        "output.directory": "a path", "output.reports": "an array of report names",
+        "output.formats": "an array of csv, json, md, html",
         "reconciliation.time_zone": "an IANA time zone, e.g. America/Los_Angeles",
         "privacy.pepper_file": "a path to the file holding the pepper",
         "logging.format": "plain or json", "logging.level": "trace, debug, info, notice, warning or error",
@@ -83,8 +82,6 @@ package struct RunConfiguration: Sendable, Equatable {
                 return text
             }
             func strings() throws(IAPAuditError) -> [String] {
-                // One path needs no brackets: `receipts = "/data/receipts"` reads as a list of one.
-                if case .string(let text) = entry.value { return [text] }
                 guard case .array(let values) = entry.value else { throw fail() }
                 var texts: [String] = []
                 for value in values {

@@ -4,23 +4,8 @@ import SyntheticData
 import TestSupport
 import Testing
 
-/// Issue 13's small frictions: one path where a list is taken, an HTML report on a terminal, the demo anywhere.
+/// Issue 13's small frictions: an HTML report on a terminal, the demo anywhere.
 struct FrictionTests {
-    @Test func aListOfPathsAlsoTakesOneString() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("iap-audit.toml").path
-        try Data("[inputs]\nreceipts = \"/var/spool/receipts\"\nsales = 'reports'\n".utf8)
-            .write(to: URL(fileURLWithPath: path))
-        let configuration = try RunConfiguration.load(path: path)
-        #expect(configuration.receiptPaths == ["/var/spool/receipts"])
-        #expect(configuration.salesPaths == [directory.appendingPathComponent("reports").path])
-        // A number is still no path.
-        try Data("[inputs]\nreceipts = 3\n".utf8).write(to: URL(fileURLWithPath: path))
-        #expect(throws: IAPAuditError.self) { try RunConfiguration.load(path: path) }
-    }
-
     @Test func anHTMLReportOnATerminalIsWrittenToAFileAndItsPathPrinted() throws {
         let test = try TestWorkspace()
         _ = try test.workspace.ingestReceipts(paths: [try test.write("r.jsonl", "{broken\n")])
