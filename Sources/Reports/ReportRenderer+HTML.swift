@@ -50,7 +50,7 @@ extension ReportRenderer {
         return out.bytes
     }
 
-    private static func appendChart(_ table: ReportTable, spec: ChartSpec, to out: inout RenderBuffer) {
+    static func appendChart(_ table: ReportTable, spec: ChartSpec, to out: inout RenderBuffer) {
         switch SVGChart.draw(table, spec: spec) {
         case .drawn(let svg, let notes):
             out.write("<figure class=\"chart\">\n")
@@ -86,6 +86,8 @@ extension ReportRenderer {
             switch column.kind {
             case .integer, .decimal: "<td class=\"num\">"
             case .json: "<td class=\"json\">"
+            // A date breaks at its hyphens in a narrow column ("2014-" over "03-01"): dates keep to one line.
+            case .date, .timestamp: "<td class=\"date\">"
             default: "<td>"
             }
         }
@@ -192,6 +194,7 @@ extension ReportRenderer {
         thead th { position: sticky; top: 0; background: var(--head); font-weight: 600; white-space: nowrap; }
         tbody tr:nth-child(even) { background: var(--zebra); }
         .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+        td.date { white-space: nowrap; }
         td, th, .meta code { unicode-bidi: plaintext; }
         .control { color: var(--control-fg); background: var(--control-bg); border-radius: 3px; padding: 0 2px;
           font: 0.85em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; white-space: nowrap; }

@@ -7,16 +7,18 @@ struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Render a report from reports/ (csv, json, md, html).",
-        discussion: "With --out DIR the report is written to DIR/NAME.EXT; otherwise it goes to stdout. "
-            + "--list shows every report and its parameters.")
+        discussion: "With --out DIR the report is written to DIR/NAME.EXT; otherwise it goes to stdout, except an "
+            + "HTML report on a terminal, which is written to out/NAME.html (the path is printed). --all writes "
+            + "every batch report and the report site (index.html, see docs/reports.md) of the latest run into "
+            + "--out (default out). --list shows every report and its parameters.")
 
     @OptionGroup var global: GlobalOptions
 
     @Argument(help: "Report name, e.g. ingest-history, quarantine.")
     var name: String?
 
-    @Option(help: "Output format: csv, json, md or html.")
-    var format: ReportFormat = .csv
+    @Option(help: "Output format: csv, json, md or html (default csv; with --all, csv and html).")
+    var format: ReportFormat?
 
     @Option(help: "Write into this directory instead of stdout.")
     var out: String?
@@ -27,8 +29,14 @@ struct ReportCommand: ParsableCommand {
     @Flag(help: "List the reports and their parameters.")
     var list = false
 
+    @Flag(help: "Write every batch report and the report site (index.html) of the latest run.")
+    var all = false
+
     func validate() throws {
-        if !list && name == nil { throw ValidationError("name a report, or use --list") }
+        if all && (name != nil || list || !parameters.isEmpty) {
+            throw ValidationError("--all writes every report without parameters; drop the name, --param and --list")
+        }
+        if !list && !all && name == nil { throw ValidationError("name a report, or use --all or --list") }
         for parameter in parameters where !parameter.contains("=") {
             throw ValidationError("--param takes NAME=VALUE")
         }
@@ -43,6 +51,15 @@ struct ReportCommand: ParsableCommand {
                 }
                 return 0
             }
+            if all {
+                let (settings, logger) = try global.settings()
+                let workspace = try Workspace(settings: settings, logger: logger)
+                let written = try workspace.writeAllReports(
+                    to: out ?? "out", formats: format.map { [$0] } ?? [.csv, .html])
+                print("reports: \(written.count) files in \(out ?? "out")/")
+                if let index = written.first { print("start here: \(index)") }
+                return 0
+            }
             let definition = try ReportRunner.definition(named: name ?? "")
             var values: [String: String] = [:]
             for parameter in parameters {
@@ -52,8 +69,13 @@ struct ReportCommand: ParsableCommand {
             let (settings, logger) = try global.settings()
             let workspace = try Workspace(settings: settings, logger: logger)
             let table = try workspace.report(definition, parameters: values)
+            let format = format ?? .csv
             if let out {
                 print(try ReportRunner.write(table, of: definition, as: format, to: out))
+            } else if format == .html && isatty(STDOUT_FILENO) == 1 {
+                // A page of markup is no use on a terminal: write it where a browser can open it, and say where.
+                let path = try ReportRunner.write(table, of: definition, as: format, to: "out")
+                print("wrote \(path); open it in a browser (--out DIR chooses the folder)")
             } else {
                 FileHandle.standardOutput.write(Data(ReportRenderer.render(table, as: format, chart: definition.chart)))
             }

@@ -9,8 +9,9 @@ struct RunCommand: ParsableCommand {
         abstract: "Run the pipeline: catalog, receipts, sales reports, fraud detection, reconciliation, reports.",
         discussion: """
             Settings come from --config (TOML), overridden by IAP_AUDIT_* environment variables, overridden by \
-            flags. --demo uses the embedded database (database iap_audit_demo) and the shipped examples/ data, and \
-            writes its reports into ./out. A second run at the same time exits 75 at once. SIGINT/SIGTERM finish the \
+            flags. --demo uses the embedded database (database iap_audit_demo) and the shipped examples/ data (found \
+            beside the working directory or the installed binary; else the built-in generator writes the same files \
+            into ~/.cache/iap-audit/examples), and writes its reports into ./out, starting at out/index.html. A second run at the same time exits 75 at once. SIGINT/SIGTERM finish the \
             file in progress, record the run as interrupted and exit 130/143.
             """)
 
@@ -69,13 +70,10 @@ struct RunCommand: ParsableCommand {
                 let settings: Settings
                 let logger: CommandLogger
                 if demo {
-                    guard
-                        let examples = ExampleData.locate(
-                            executablePath: CommandLine.arguments[0],
-                            workingDirectory: FileManager.default.currentDirectoryPath)
-                    else {
-                        throw IAPAuditError.input("cannot find the examples/ folder; run from the iap-audit checkout")
-                    }
+                    let examples = try ExampleData.locateOrGenerate(
+                        executablePath: CommandLine.arguments[0],
+                        workingDirectory: FileManager.default.currentDirectoryPath,
+                        environment: ProcessInfo.processInfo.environment)
                     (settings, logger) = try global.settings(embeddedDatabase: "iap_audit_demo")
                     plan = ExampleData.plan(examples: examples, outputDirectory: out ?? "out")
                 } else {
@@ -116,6 +114,9 @@ struct RunCommand: ParsableCommand {
                     summary.isDryRun
                         ? "dry run: everything read and checked, nothing kept"
                         : "reports: \(summary.reportsWritten.count) files in \(plan.outputDirectory)/")
+                if let index = summary.sitePages?.first {
+                    print("start here: \(index)")
+                }
                 print("seconds: " + Self.stageTimes(summary.stageSeconds))
                 if let catalogError = summary.catalogError {
                     FileHandle.standardError.write(Data("iap-audit: catalog not imported: \(catalogError)\n".utf8))

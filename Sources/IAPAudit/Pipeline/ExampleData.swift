@@ -21,6 +21,51 @@ package enum ExampleData {
         return nil
     }
 
+    /// The examples `locate` finds, or else the same files written by the built-in generator into the user's cache
+    /// (`$XDG_CACHE_HOME/iap-audit/examples`, default `~/.cache/iap-audit/examples`): an installed binary needs no
+    /// checkout for `run --demo`. The generator is deterministic, so the files are those of `examples/`.
+    package static func locateOrGenerate(
+        executablePath: String, workingDirectory: String, environment: [String: String]
+    ) throws -> String {
+        if let found = locate(executablePath: executablePath, workingDirectory: workingDirectory) { return found }
+        guard let cache = cacheDirectory(environment: environment) else {
+            throw IAPAuditError.input(
+                "cannot find the examples/ folder and have no cache directory to generate it into (set HOME or "
+                    + "XDG_CACHE_HOME); or write it yourself with iap-audit generate receipts --out examples --plain "
+                    + "--with-sales --with-fraud, and run --demo from the folder holding examples/")
+        }
+        let examples = (cache as NSString).appendingPathComponent("examples")
+        let complete = (examples as NSString).appendingPathComponent(".complete")
+        if !FileManager.default.fileExists(atPath: complete) {
+            // Into a fresh folder, moved into place when whole: an interrupted generation is never mistaken for data.
+            let partial = examples + ".partial-\(ProcessInfo.processInfo.processIdentifier)"
+            try? FileManager.default.removeItem(atPath: partial)
+            try FileManager.default.createDirectory(atPath: partial, withIntermediateDirectories: true)
+            do {
+                try SyntheticDataSet.write(
+                    to: partial, entries: 0, seed: nil, compress: false, withFraud: true, withSales: true,
+                    report: { _ in })
+                FileManager.default.createFile(
+                    atPath: (partial as NSString).appendingPathComponent(".complete"), contents: Data())
+                try? FileManager.default.removeItem(atPath: examples)
+                try FileManager.default.moveItem(atPath: partial, toPath: examples)
+            } catch {
+                try? FileManager.default.removeItem(atPath: partial)
+                throw IAPAuditError.input("cannot write the example data into \(examples): \(error)")
+            }
+        }
+        return examples
+    }
+
+    /// `$XDG_CACHE_HOME/iap-audit`, else `$HOME/.cache/iap-audit`.
+    static func cacheDirectory(environment: [String: String]) -> String? {
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
+            return (cache as NSString).appendingPathComponent("iap-audit")
+        }
+        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
+        return (home as NSString).appendingPathComponent(".cache/iap-audit")
+    }
+
     /// The run plan of the demo: the example catalog and receipts, reports into `outputDirectory`.
     package static func plan(examples: String, outputDirectory: String) -> RunPlan {
         var plan = RunPlan(outputDirectory: outputDirectory)

@@ -33,6 +33,8 @@ package struct RunSummary: Sendable, Codable, Equatable {
     package var detection: DetectionSummary?
     package var reconciliation: ReconcileSummary?
     package var reportsWritten: [String] = []
+    /// The report site's pages, `index.html` first: written after the run's record, so never part of it.
+    package var sitePages: [String]?
     /// Seconds per stage, in order.
     package var stageSeconds: [String: Double] = [:]
     /// Whether this was a dry run (nothing kept).

@@ -12,18 +12,30 @@ extension Workspace {
         let stopwatch = Stopwatch()
         defer { logger.info("run finished", metadata: ["seconds": "\(stopwatch.formattedSeconds)"]) }
         return try exclusively {
-            guard plan.isDryRun else { return try runStages(plan, stop: stop) }
-            var summary = try connection.rollingBack { try runStages(plan, stop: stop) }
+            guard plan.isDryRun else {
+                var runID: Int64?
+                var summary = try runStages(plan, stop: stop) { runID = $0 }
+                // After the run's record is finished, so the index shows it whole (outcome, every stage's time).
+                if let runID {
+                    summary.sitePages = try writeSite(
+                        to: plan.outputDirectory, runID: runID, reportFiles: summary.reportsWritten)
+                }
+                return summary
+            }
+            var summary = try connection.rollingBack { try runStages(plan, stop: stop) { _ in } }
             summary.isDryRun = true
             return summary
         }
     }
 
-    private func runStages(_ plan: RunPlan, stop: StopRequest) throws -> RunSummary {
+    private func runStages(
+        _ plan: RunPlan, stop: StopRequest, recordedAs: (Int64) -> Void
+    ) throws -> RunSummary {
         try recordingRun(
             "run", settings: ["output_directory": plan.outputDirectory],
             outcome: { summary in outcome(quarantined: summary.quarantined, filesFailed: summary.filesFailed) }
         ) { run in
+            recordedAs(run.id)
             var summary = RunSummary()
             if let catalogPath = plan.catalogPath {
                 // A catalog that cannot be read keeps the one in force; the rest of the batch still runs.

@@ -1,0 +1,167 @@
+internal import Foundation
+internal import Postgres
+
+extension ReportSite {
+    /// `index.html`: the run's record in `pipeline_run` (inputs, quarantine by reason, flags by rule,
+    /// reconciliation by status, stage times), links to every report written, and the runs before it.
+    func indexPage(runID: Int64?, reportFiles: [String], flagCount: Int) throws -> SitePage {
+        let run = try connection.query(
+            try SQLResources.query("site_run"), [runID], context: "read the run for the site")
+        var page = SitePage(
+            title: "IAP audit: run summary",
+            description: "What the run did and where to start: the open flags, the reconciliation, the quarantine. "
+                + "docs/ explains every rule, status and reason code.")
+        let files = Set(reportFiles.map { ($0 as NSString).lastPathComponent })
+        func report(_ name: String, _ text: String) -> SitePage.Cell {
+            if files.contains("\(name).html") { return .link(text, href: "\(name).html", isCode: false) }
+            if let file = files.sorted().first(where: { $0.hasPrefix("\(name).") }) {
+                return .link(text, href: file, isCode: false)
+            }
+            return .text(text)
+        }
+        page.blocks.append(
+            .line([
+                .text("Start with "), .link("the open flags", href: "flags.html", isCode: false), .text(" ("),
+                .number("\(flagCount)"), .text("), "), report("reconciliation-summary", "the reconciliation summary"),
+                .text(" and "), report("quarantine", "the quarantine"), .text("."),
+            ]))
+        guard let row = run.rows.first else {
+            page.blocks.append(.note("No finished run is recorded in this database yet: run iap-audit run first."))
+            page.blocks += reportLinks(files)
+            return page
+        }
+        let id = row[0] ?? "?"
+        page.title = "IAP audit: run \(id)"
+        page.blocks.append(.heading("Run \(id)"))
+        page.blocks.append(
+            .facts([
+                ("Command", .code(row[1] ?? "")), ("Outcome", Self.text(row[2])), ("Exit code", Self.text(row[3])),
+                ("Started (UTC)", Self.text(row[4])), ("Finished (UTC)", Self.text(row[5])),
+                ("Version", Self.text(row[6])),
+            ]))
+        let summary = EvidenceValue.parse(row[7] ?? "{}") ?? .object([])
+
+        page.blocks.append(.heading("Inputs"))
+        let ingestColumns: [(String, String)] = [
+            ("filesSeen", "Files seen"), ("filesIngested", "Loaded"), ("filesAlreadyIngested", "Already loaded"),
+            ("filesFailed", "Failed"), ("records", "Records"), ("stored", "Stored"),
+            ("alreadyStored", "Already stored"), ("quarantined", "Quarantined"),
+        ]
+        var inputRows: [[SitePage.Cell]] = []
+        for (label, ingest) in [("Receipts", summary["receipts"]), ("Sales reports", summary["sales"]?["ingest"])] {
+            guard let ingest else { continue }
+            inputRows.append([.text(label)] + ingestColumns.map { Self.number(ingest[$0.0]?.text) })
+        }
+        if let catalog = summary["catalog"] {
+            page.blocks.append(.facts([("Catalog", .evidence(catalog))]))
+        }
+        page.blocks.append(.table(columns: ["Input"] + ingestColumns.map(\.1), rows: inputRows))
+
+        page.blocks.append(.heading("Quarantine by reason"))
+        page.blocks.append(
+            .line([
+                .text(
+                    "Records this run could not read, by reason code (docs/inputs.md); every record with its file "
+                        + "and line: "), report("quarantine", "quarantine"), .text("."),
+            ]))
+        page.blocks.append(
+            .table(
+                columns: ["Reason", "Records"], rows: pairs(EvidenceValue.parse(row[8] ?? "{}"), first: { .name($0) })))
+
+        page.blocks.append(.heading("Flags by rule"))
+        var hits: [String: EvidenceValue] = [:]
+        if case .list(let rules)? = summary["detection"]?["rules"] {
+            for rule in rules { if let name = rule["rule"]?.text { hits[name] = rule } }
+        }
+        let open = EvidenceValue.parse(row[9] ?? "{}") ?? .object([])
+        var ruleNames = Set(hits.keys)
+        if case .object(let members) = open { ruleNames.formUnion(members.map(\.name)) }
+        page.blocks.append(
+            .line([
+                .text(
+                    "Open flags now, and what this run's detection found; every flag with its subject and evidence: "),
+                .link("open flags", href: "flags.html", isCode: false), .text("."),
+            ]))
+        page.blocks.append(
+            .table(
+                columns: ["Rule", "Open flags", "Hits this run", "New", "Updated"],
+                rows: ruleNames.sorted().map { name in
+                    [
+                        .name(name), Self.number(open[name]?.text ?? "0"), Self.number(hits[name]?["hits"]?.text),
+                        Self.number(hits[name]?["created"]?.text), Self.number(hits[name]?["updated"]?.text),
+                    ]
+                }))
+
+        page.blocks.append(.heading("Reconciliation by status"))
+        page.blocks.append(
+            .line([
+                .text("Lines of recorded against reported units (docs/reconciliation.md); per period and app: "),
+                report("reconciliation-summary", "reconciliation summary"), .text("; every line: "),
+                report("reconciliation", "reconciliation"), .text("."),
+            ]))
+        page.blocks.append(
+            .table(
+                columns: ["Status", "Lines"],
+                rows: pairs(summary["reconciliation"]?["linesByStatus"], first: { .name($0) })))
+
+        page.blocks.append(.heading("Stage times"))
+        let order = ["catalog", "ingest receipts", "ingest sales", "detect", "reconcile", "reports"]
+        var stages: [(String, String)] = []
+        if case .object(let members)? = summary["stageSeconds"] {
+            stages = members.map { ($0.name, $0.value.text ?? "") }
+            stages.sort { (order.firstIndex(of: $0.0) ?? order.count) < (order.firstIndex(of: $1.0) ?? order.count) }
+        }
+        page.blocks.append(
+            .table(
+                columns: ["Stage", "Seconds"],
+                rows: stages.map { [.text($0.0), .number(Self.oneDecimal($0.1))] }))
+
+        page.blocks += reportLinks(files)
+
+        page.blocks.append(.heading("Runs before this one"))
+        let runs = try connection.query(
+            try SQLResources.query("site_runs"), [Int64(id)], context: "read the earlier runs")
+        page.blocks.append(
+            .table(
+                columns: [
+                    "Run", "Command", "Outcome", "Exit code", "Started (UTC)", "Seconds", "Receipt records",
+                    "Quarantined",
+                ],
+                rows: runs.rows.map { row in
+                    [
+                        Self.number(row[0]), .code(row[1] ?? ""), Self.text(row[2]), Self.number(row[3]),
+                        Self.text(row[4]), Self.number(row[5]), Self.number(row[6]), Self.number(row[7]),
+                    ]
+                }))
+        return page
+    }
+
+    /// The reports section: each report with a link to every file written for it.
+    private func reportLinks(_ files: Set<String>) -> [SitePage.Block] {
+        let definitions = (try? ReportRunner.definitions()) ?? []
+        var rows: [[SitePage.Cell]] = []
+        for definition in definitions.sorted(by: { $0.name < $1.name }) {
+            let written = files.filter { ($0 as NSString).deletingPathExtension == definition.name }.sorted {
+                ($0.hasSuffix(".html") ? 0 : 1, $0) < ($1.hasSuffix(".html") ? 0 : 1, $1)
+            }
+            guard !written.isEmpty else { continue }
+            rows.append([
+                .text(definition.title),
+                .cells(written.map { .link(($0 as NSString).pathExtension, href: $0, isCode: false) }),
+                .text(definition.description),
+            ])
+        }
+        return [.heading("Reports"), .table(columns: ["Report", "Files", "What it answers"], rows: rows)]
+    }
+
+    /// A JSON object of counts as two-column rows, largest first.
+    private func pairs(_ counts: EvidenceValue?, first: (String) -> SitePage.Cell) -> [[SitePage.Cell]] {
+        guard case .object(let members)? = counts else { return [] }
+        return members.sorted { (Int($0.value.text ?? "") ?? 0, $1.name) > (Int($1.value.text ?? "") ?? 0, $0.name) }
+            .map { [first($0.name), .number($0.value.text ?? "")] }
+    }
+
+    fileprivate static func oneDecimal(_ text: String) -> String {
+        Double(text).map { String(format: "%.1f", $0) } ?? text
+    }
+}

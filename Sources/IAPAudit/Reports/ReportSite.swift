@@ -1,0 +1,327 @@
+internal import Crypto
+internal import Foundation
+internal import Postgres
+
+/// A run's report site in the output directory: `index.html` (what the run did, links to every report, the runs
+/// before it), `flags.html` with each subject linked to its page, and `subjects/` with one page per flagged subject
+/// and the subjects one step from them (docs/reports.md).
+///
+/// Pages are written for flagged subjects only, so the site stays small at any data size, and a page links to another
+/// subject only when that subject has a page.
+struct ReportSite {
+    /// A flagged subject, or one next to a flagged subject.
+    struct Subject: Hashable {
+        /// `app-account`, `store-account`, `transaction`, `receipt` or `receipt-data`.
+        var kind: String
+        /// The subject's key as the flag stores it.
+        var key: String
+    }
+
+    /// The folder, inside the output directory, of the subject pages.
+    static let subjectsFolder = "subjects"
+
+    let connection: Connection
+    let directory: String
+
+    /// Writes the site for run `runID` (nil: the latest recorded `run`), linking to `reportFiles`; returns the paths
+    /// written, `index.html` first.
+    func write(runID: Int64?, reportFiles: [String]) throws -> [String] {
+        let flags = try connection.query(try SQLResources.query("site_flags"), context: "read the flags for the site")
+            .rows
+        var subjects: [Subject] = []
+        var seen = Set<Subject>()
+        for row in flags {
+            let subject = Subject(kind: row[3] ?? "", key: row[4] ?? "")
+            if seen.insert(subject).inserted { subjects.append(subject) }
+        }
+        let flagged = subjects
+        let neighbours = try connection.query(
+            try SQLResources.query("site_neighbours"),
+            [Self.arrayLiteral(flagged.map(\.kind)), Self.arrayLiteral(flagged.map(\.key))],
+            context: "find the subjects next to the flagged ones")
+        for row in neighbours.rows {
+            let subject = Subject(kind: row[0] ?? "", key: row[1] ?? "")
+            if seen.insert(subject).inserted { subjects.append(subject) }
+        }
+        let pages = SubjectPages(subjects: seen)
+
+        let subjectsDirectory = (directory as NSString).appendingPathComponent(Self.subjectsFolder)
+        // Pages of subjects no longer flagged would otherwise stay behind and be mistaken for current ones.
+        if FileManager.default.fileExists(atPath: subjectsDirectory) {
+            for name in try FileManager.default.contentsOfDirectory(atPath: subjectsDirectory)
+            where name.hasSuffix(".html") {
+                try FileManager.default.removeItem(atPath: (subjectsDirectory as NSString).appendingPathComponent(name))
+            }
+        }
+        try FileManager.default.createDirectory(atPath: subjectsDirectory, withIntermediateDirectories: true)
+
+        var written: [String] = []
+        written.append(
+            try save(try indexPage(runID: runID, reportFiles: reportFiles, flagCount: flags.count), "index.html"))
+        let files = Set(reportFiles.map { ($0 as NSString).lastPathComponent })
+        written.append(try save(try flagsPage(flags, pages: pages, files: files), "flags.html"))
+        for subject in subjects {
+            written.append(try save(try subjectPage(subject, pages: pages), pages.href(subject, from: .root)))
+        }
+        return written
+    }
+
+    private func save(_ page: SitePage, _ relativePath: String) throws -> String {
+        let path = (directory as NSString).appendingPathComponent(relativePath)
+        try Data(page.html()).write(to: URL(fileURLWithPath: path), options: .atomic)
+        return path
+    }
+
+    /// A PostgreSQL array literal of `values`, every element quoted, for a `text[]` parameter.
+    static func arrayLiteral(_ values: [String]) -> String {
+        "{"
+            + values.map { value in
+                "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                    + "\""
+            }.joined(separator: ",") + "}"
+    }
+}
+
+/// Which subjects have a page, where it is, and how a subject reads.
+struct SubjectPages {
+    /// Where a link starts from: the output directory, or the subjects folder.
+    enum Origin {
+        case root
+        case subject
+    }
+
+    let subjects: Set<ReportSite.Subject>
+
+    /// Whether `subject` has a page.
+    func hasPage(_ subject: ReportSite.Subject) -> Bool { subjects.contains(subject) }
+
+    /// The relative link to `subject`'s page from `origin`.
+    func href(_ subject: ReportSite.Subject, from origin: Origin) -> String {
+        let name = "\(subject.kind)-\(Self.fileSafe(subject.key)).html"
+        return origin == .root ? "\(ReportSite.subjectsFolder)/\(name)" : name
+    }
+
+    /// The key itself when it is short and plain (ids, hashes, `sa-…` keys), else a digest of it: keys come from
+    /// input files, so they never become a path as they are.
+    static func fileSafe(_ key: String) -> String {
+        let plain = key.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
+        if plain && !key.isEmpty && key.utf8.count <= 100 { return key }
+        return "h" + SHA256.hash(data: Array(key.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// How a subject reads: "account 3f2a…", "transaction 1000000123", "store account sa-…".
+    static func noun(_ kind: String) -> String {
+        switch kind {
+        case "app-account": "account"
+        case "store-account": "store account"
+        case "receipt-data": "receipt data (SHA-256)"
+        default: kind
+        }
+    }
+
+    /// A cell naming `subject` with `text`, linked when it has a page.
+    func cell(_ subject: ReportSite.Subject, text: String? = nil, from origin: Origin) -> SitePage.Cell {
+        let shown = text ?? subject.key
+        return hasPage(subject) ? .link(shown, href: href(subject, from: origin), isCode: true) : .code(shown)
+    }
+}
+
+extension ReportSite {
+    fileprivate static let crumbsFromSubject: [(text: String, href: String)] = [
+        ("Run summary", "../index.html"), ("Open flags", "../flags.html"),
+    ]
+
+    /// Evidence or JSON text as a readable list; text that is not JSON as it is.
+    static func evidence(_ text: String?) -> SitePage.Cell {
+        guard let text else { return .empty }
+        return EvidenceValue.parse(text).map { .evidence($0) } ?? .text(text)
+    }
+
+    static func number(_ text: String?) -> SitePage.Cell {
+        text.map { .number($0) } ?? .empty
+    }
+
+    static func text(_ text: String?) -> SitePage.Cell {
+        text.map { .text($0) } ?? .empty
+    }
+
+    static func window(_ start: String?, _ end: String?) -> SitePage.Cell {
+        switch (start, end) {
+        case (nil, nil): .empty
+        case (let start?, let end?) where start == end: .text(start)
+        default: .text("\(start ?? "…") – \(end ?? "…")")
+        }
+    }
+
+    /// The flags page: the hits-per-rule chart of the `flags` report, then every open flag with its subject linked.
+    func flagsPage(_ flags: [[String?]], pages: SubjectPages, files: Set<String>) throws -> SitePage {
+        let definition = try ReportRunner.definition(named: "flags")
+        let chartTable = try ReportRunner(connection: connection).run(definition, parameters: [:])
+        var page = SitePage(
+            title: "Open fraud flags",
+            description: "Every open flag, most severe first, with its subject and the evidence that raised it. "
+                + "Each subject links to its own page. docs/fraud-rules.md explains every rule.",
+            breadcrumbs: [("Run summary", "index.html")])
+        if let chart = definition.chart, !chartTable.rows.isEmpty {
+            page.blocks.append(.chart(chartTable, chart))
+        }
+        if files.contains("flags.csv") {
+            page.blocks.append(
+                .line([
+                    .text("\(flags.count) open flags. Every column, for a spreadsheet: "),
+                    .link("flags.csv", href: "flags.csv", isCode: false), .text("."),
+                ]))
+        } else {
+            page.blocks.append(.paragraph("\(flags.count) open flags."))
+        }
+        page.blocks.append(
+            .table(
+                columns: ["Severity", "Rule", "Subject", "Window (UTC)", "Score", "Evidence"],
+                rows: flags.map { row in
+                    let subject = Subject(kind: row[3] ?? "", key: row[4] ?? "")
+                    return [
+                        Self.text(row[2]), .name(row[1] ?? ""), subjectCell(subject, row: row, pages: pages),
+                        Self.window(row[5], row[6]), Self.number(row[7]), Self.evidence(row[8]),
+                    ]
+                }))
+        return page
+    }
+
+    /// A flagged subject as it reads: a receipt by its file and line, the others by their kind and id.
+    private func subjectCell(_ subject: Subject, row: [String?], pages: SubjectPages) -> SitePage.Cell {
+        if subject.kind == "receipt", let file = row[9], let line = row[10] {
+            return pages.cell(subject, text: "receipt \(file):\(line)", from: .root)
+        }
+        return pages.cell(subject, text: "\(SubjectPages.noun(subject.kind)) \(subject.key)", from: .root)
+    }
+
+    func subjectFlags(_ subject: Subject) throws -> [SitePage.Block] {
+        let rows = try connection.query(
+            try SQLResources.query("site_subject_flags"), [subject.kind, subject.key], context: "read a subject's flags"
+        ).rows
+        return [
+            .heading("Open flags"),
+            .table(
+                columns: ["Rule", "Severity", "Score", "Window (UTC)", "Evidence"],
+                rows: rows.map { row in
+                    [
+                        .name(row[1] ?? ""), Self.text(row[2]), Self.number(row[3]), Self.window(row[4], row[5]),
+                        Self.evidence(row[6]),
+                    ]
+                }),
+        ]
+    }
+
+    func subjectPage(_ subject: Subject, pages: SubjectPages) throws -> SitePage {
+        var page = SitePage(
+            title:
+                "\(SubjectPages.noun(subject.kind).prefix(1).uppercased())\(SubjectPages.noun(subject.kind).dropFirst()) "
+                + subject.key,
+            description: "", breadcrumbs: Self.crumbsFromSubject)
+        page.blocks += try subjectFlags(subject)
+        switch subject.kind {
+        case "app-account":
+            page.description =
+                "An app account (the hash of its application username: iap-audit hash-username NAME "
+                + "finds it): its receipts, transactions, store accounts and flags, oldest first."
+            let history = try ReportRunner(connection: connection).run(
+                try ReportRunner.definition(named: "account"), parameters: ["account": subject.key])
+            page.blocks.append(.heading("History"))
+            page.blocks.append(
+                .table(
+                    columns: ["When (UTC)", "Kind", "Reference", "Detail"],
+                    rows: history.rows.map { row in
+                        let kind = row[1] ?? ""
+                        let reference: SitePage.Cell =
+                            switch kind {
+                            case "transaction", "store-account", "receipt":
+                                pages.cell(Subject(kind: kind, key: row[2] ?? ""), from: .subject)
+                            default: .code(row[2] ?? "")
+                            }
+                        return [Self.text(row[0]), .text(kind), reference, Self.evidence(row[3])]
+                    }))
+        case "store-account":
+            page.description =
+                "A store account reconstructed from receipts (docs/fraud-rules.md): the original "
+                + "transactions it holds and the app accounts that posted them."
+            let members = try connection.query(
+                try SQLResources.query("site_store_account"), [subject.key], context: "read a store account")
+            page.blocks.append(.heading("Original transactions"))
+            page.blocks.append(
+                .table(
+                    columns: [
+                        "Original transaction", "First purchase (UTC)", "Last purchase (UTC)", "Ownable",
+                        "App accounts",
+                    ],
+                    rows: members.rows.map { row in
+                        [
+                            pages.cell(Subject(kind: "transaction", key: row[0] ?? ""), from: .subject),
+                            Self.text(row[1]), Self.text(row[2]), Self.text(row[3] == "t" ? "yes" : "no"),
+                            accounts(row[4], pages: pages),
+                        ]
+                    }))
+        case "transaction":
+            page.description =
+                "A transaction id: every receipt copy that listed it, where it was read, and the app "
+                + "account and store account it belongs to."
+            let copies = try connection.query(
+                try SQLResources.query("site_transaction"), [subject.key], context: "read a transaction")
+            page.blocks.append(.heading("Receipt copies"))
+            page.blocks.append(
+                .table(
+                    columns: [
+                        "Environment", "Product", "Original transaction", "Purchase (UTC)", "Cancelled (UTC)",
+                        "Read from", "Account", "Store account",
+                    ],
+                    rows: copies.rows.map { row in
+                        [
+                            Self.text(row[0]), .code(row[1] ?? ""), Self.text(row[2]), Self.text(row[3]),
+                            Self.text(row[4]), .code("\(row[5] ?? "?"):\(row[6] ?? "?") (\(row[7] ?? ""))"),
+                            accounts(row[8], pages: pages),
+                            row[11].map { pages.cell(Subject(kind: "store-account", key: $0), from: .subject) }
+                                ?? .empty,
+                        ]
+                    }))
+        case "receipt":
+            page.description = "One recorded receipt: the file and line it was read from and what it said."
+            let receipt = try connection.query(
+                try SQLResources.query("site_receipt"), [subject.key], context: "read a receipt")
+            if let row = receipt.rows.first {
+                page.title = "Receipt \(row[0] ?? "?"):\(row[1] ?? "?")"
+                page.blocks.append(.heading("Receipt"))
+                page.blocks.append(
+                    .facts([
+                        ("Read from", .code("\(row[0] ?? "?") line \(row[1] ?? "?")")),
+                        ("Account", accounts(row[2], pages: pages)), ("Status", Self.text(row[3])),
+                        ("Environment", Self.text(row[4])), ("Sandbox", Self.text(row[5] == "t" ? "yes" : "no")),
+                        ("Style", Self.text(row[6])), ("Bundle", Self.text(row[7])),
+                        ("Recorded store account", Self.text(row[8])), ("Recorded (UTC)", Self.text(row[9])),
+                        ("Transaction entries", Self.text(row[10])), ("Receipt data SHA-256", Self.text(row[11])),
+                        ("Transactions", transactions(row[12], pages: pages)),
+                    ]))
+            }
+        default:
+            page.description = "A receipt's data (the base64 text an app sent), by its SHA-256."
+        }
+        return page
+    }
+
+    /// Space-separated account hashes as cells linked to their pages.
+    private func accounts(_ list: String?, pages: SubjectPages) -> SitePage.Cell {
+        linkedList(list, kind: "app-account", pages: pages)
+    }
+
+    private func transactions(_ list: String?, pages: SubjectPages) -> SitePage.Cell {
+        linkedList(list, kind: "transaction", pages: pages)
+    }
+
+    private func linkedList(_ list: String?, kind: String, pages: SubjectPages) -> SitePage.Cell {
+        guard let list, !list.isEmpty else { return .empty }
+        let keys = list.split(separator: " ").map(String.init)
+        if keys.count == 1 { return pages.cell(Subject(kind: kind, key: keys[0]), from: .subject) }
+        return .cells(keys.map { pages.cell(Subject(kind: kind, key: $0), from: .subject) })
+    }
+}

@@ -1,0 +1,23 @@
+internal import Foundation
+internal import Logging
+
+extension Workspace {
+    /// Writes the report site (`index.html`, `flags.html`, `subjects/`) into `directory` for run `runID` (nil: the
+    /// latest recorded `run`), linking to `reportFiles`; returns the paths written, `index.html` first.
+    package func writeSite(to directory: String, runID: Int64?, reportFiles: [String]) throws -> [String] {
+        let written = try ReportSite(connection: connection, directory: directory)
+            .write(runID: runID, reportFiles: reportFiles)
+        logger.info(
+            "wrote the report site", metadata: ["index": "\(written.first ?? "")", "pages": "\(written.count)"])
+        return written
+    }
+
+    /// `iap-audit report --all`: every batch report in each of `formats` and the site of the latest run, into
+    /// `directory`; returns the paths written, `index.html` first.
+    package func writeAllReports(to directory: String, formats: [ReportFormat]) throws -> [String] {
+        var plan = RunPlan(outputDirectory: directory)
+        plan.reportFormats = formats
+        let reports = try writeReports(plan)
+        return try writeSite(to: directory, runID: nil, reportFiles: reports) + reports
+    }
+}

@@ -1,0 +1,206 @@
+/// A JSON value as the report site shows it: evidence, receipt details and run summaries become readable lists
+/// instead of one JSON cell.
+///
+/// Object members keep the order of the text (PostgreSQL's `jsonb` output is already in a stable order).
+package indirect enum EvidenceValue: Sendable, Equatable {
+    /// A string, number or boolean, as its text (strings unquoted and unescaped).
+    case scalar(String)
+    /// JSON `null`.
+    case null
+    /// An array.
+    case list([EvidenceValue])
+    /// An object's members, in text order.
+    case object([Member])
+
+    /// One member of an object.
+    package struct Member: Sendable, Equatable {
+        /// The member name.
+        package var name: String
+        /// Its value.
+        package var value: EvidenceValue
+
+        /// Creates a member.
+        package init(name: String, value: EvidenceValue) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The member called `name`, when this is an object that has one.
+    package subscript(name: String) -> EvidenceValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.name == name }?.value
+    }
+
+    /// The text of a scalar; nil for null, lists and objects.
+    package var text: String? {
+        if case .scalar(let text) = self { text } else { nil }
+    }
+
+    /// Parses JSON text; nil when it is not valid JSON (the caller then shows the text as it is).
+    package static func parse(_ text: String) -> EvidenceValue? {
+        var parser = Parser(bytes: Array(text.utf8))
+        guard let value = parser.value(depth: 0) else { return nil }
+        parser.skipWhitespace()
+        return parser.index == parser.bytes.count ? value : nil
+    }
+
+    /// A small recursive-descent reader of RFC 8259 JSON, bounded in depth so hostile nesting cannot overflow the stack.
+    private struct Parser {
+        let bytes: [UInt8]
+        var index = 0
+        static let maximumDepth = 64
+
+        init(bytes: [UInt8]) {
+            self.bytes = bytes
+        }
+
+        mutating func skipWhitespace() {
+            while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        }
+
+        mutating func value(depth: Int) -> EvidenceValue? {
+            guard depth < Self.maximumDepth else { return nil }
+            skipWhitespace()
+            guard index < bytes.count else { return nil }
+            switch bytes[index] {
+            case UInt8(ascii: "{"): return object(depth: depth)
+            case UInt8(ascii: "["): return list(depth: depth)
+            case UInt8(ascii: "\""): return string().map { .scalar($0) }
+            case UInt8(ascii: "n"): return literal("null") ? .null : nil
+            case UInt8(ascii: "t"): return literal("true") ? .scalar("true") : nil
+            case UInt8(ascii: "f"): return literal("false") ? .scalar("false") : nil
+            default: return number().map { .scalar($0) }
+            }
+        }
+
+        mutating func literal(_ word: String) -> Bool {
+            let expected = Array(word.utf8)
+            guard index + expected.count <= bytes.count, Array(bytes[index..<index + expected.count]) == expected
+            else { return false }
+            index += expected.count
+            return true
+        }
+
+        mutating func number() -> String? {
+            let start = index
+            while index < bytes.count, "+-0123456789.eE".utf8.contains(bytes[index]) { index += 1 }
+            let text = String(decoding: bytes[start..<index], as: UTF8.self)
+            return ReportRenderer.isJSONNumber(text) ? text : nil
+        }
+
+        mutating func object(depth: Int) -> EvidenceValue? {
+            index += 1
+            var members: [Member] = []
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(members)
+            }
+            while true {
+                skipWhitespace()
+                guard let name = string() else { return nil }
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+                index += 1
+                guard let value = value(depth: depth + 1) else { return nil }
+                members.append(Member(name: name, value: value))
+                skipWhitespace()
+                guard index < bytes.count else { return nil }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                } else if bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    return .object(members)
+                } else {
+                    return nil
+                }
+            }
+        }
+
+        mutating func list(depth: Int) -> EvidenceValue? {
+            index += 1
+            var values: [EvidenceValue] = []
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .list(values)
+            }
+            while true {
+                guard let value = value(depth: depth + 1) else { return nil }
+                values.append(value)
+                skipWhitespace()
+                guard index < bytes.count else { return nil }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                } else if bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    return .list(values)
+                } else {
+                    return nil
+                }
+            }
+        }
+
+        mutating func string() -> String? {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+            index += 1
+            var scalars = String.UnicodeScalarView()
+            var run: [UInt8] = []
+            func flush() {
+                scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars)
+                run.removeAll(keepingCapacity: true)
+            }
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                switch byte {
+                case UInt8(ascii: "\""):
+                    flush()
+                    return String(scalars)
+                case UInt8(ascii: "\\"):
+                    flush()
+                    guard index < bytes.count else { return nil }
+                    let escape = bytes[index]
+                    index += 1
+                    switch escape {
+                    case UInt8(ascii: "n"): scalars.append("\n")
+                    case UInt8(ascii: "t"): scalars.append("\t")
+                    case UInt8(ascii: "r"): scalars.append("\r")
+                    case UInt8(ascii: "b"): scalars.append("\u{08}")
+                    case UInt8(ascii: "f"): scalars.append("\u{0C}")
+                    case UInt8(ascii: "u"):
+                        guard var unit = hex4() else { return nil }
+                        if (0xD800..<0xDC00).contains(unit), literal("\\u"), let low = hex4(),
+                            (0xDC00..<0xE000).contains(low)
+                        {
+                            unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                        }
+                        scalars.append(Unicode.Scalar(unit) ?? "\u{FFFD}")
+                    default: scalars.append(Unicode.Scalar(escape))
+                    }
+                default:
+                    run.append(byte)
+                }
+            }
+            return nil
+        }
+
+        mutating func hex4() -> UInt32? {
+            guard index + 4 <= bytes.count else { return nil }
+            var value: UInt32 = 0
+            for byte in bytes[index..<index + 4] {
+                let digit: UInt32
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+                default: return nil
+                }
+                value = value << 4 | digit
+            }
+            index += 4
+            return value
+        }
+    }
+}

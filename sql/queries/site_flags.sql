@@ -1,0 +1,12 @@
+-- The report site's flags page (docs/reports.md): every open flag with its subject as a reader knows it — an account
+-- hash, a store account, a transaction id, a receipt's file and line — instead of the internal key alone.
+SELECT f.id, f.rule, f.severity, f.subject_kind, f.subject_key,
+       to_char(f.window_start AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') AS window_start_utc,
+       to_char(f.window_end AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') AS window_end_utc,
+       f.score::text, f.evidence::text,
+       i.path AS receipt_file, r.line AS receipt_line, r.account_key AS receipt_account
+FROM flags_open f
+LEFT JOIN receipt r
+    ON r.id = CASE WHEN f.subject_kind = 'receipt' AND f.subject_key ~ '^[0-9]{1,18}$' THEN f.subject_key::bigint END
+LEFT JOIN input_file i ON i.id = r.file_id
+ORDER BY CASE f.severity WHEN 'high' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, f.rule, f.subject_key

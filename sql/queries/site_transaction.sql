@@ -1,0 +1,15 @@
+-- A transaction page of the report site: every receipt that listed the transaction, with its file, line and app
+-- account, and what that copy said. $1 transaction id.
+SELECT p.environment, p.product_id, p.original_transaction_id,
+       to_char(p.purchase_date AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS purchase_utc,
+       to_char(p.cancellation_date AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS cancellation_utc,
+       i.path AS file, r.line, rp.source, r.account_key, r.status, r.bundle_id,
+       m.store_account_key
+FROM purchase p
+JOIN receipt_purchase rp ON rp.environment = p.environment AND rp.transaction_id = p.transaction_id
+JOIN receipt r ON r.id = rp.receipt_id
+JOIN input_file i ON i.id = r.file_id
+LEFT JOIN store_account_member m ON p.environment = 'Production'
+    AND m.original_transaction_id = coalesce(p.original_transaction_id, p.transaction_id)
+WHERE p.transaction_id = $1
+ORDER BY p.environment, r.recorded_at NULLS FIRST, r.id, rp.source, rp.ordinal
