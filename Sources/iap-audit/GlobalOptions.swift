@@ -51,7 +51,7 @@ struct GlobalOptions: ParsableArguments {
                 embeddedDatabase: embeddedDatabase),
             environment: environment)
         settings.isStrict = strict
-        settings.trustedRootPaths = trustedRoots + settings.trustedRootPaths
+        settings.trustedRootPaths = trustedRoots + settings.trustedRootPaths + (configuration?.trustedRoots ?? [])
         return (settings, logger)
     }
 

@@ -28,6 +28,8 @@ package struct RunConfiguration: Sendable, Equatable {
     package var timeZone = "America/Los_Angeles"
     /// `[privacy] pepper_file`.
     package var pepperFile: String?
+    /// `[verification] trusted_roots`: root certificates trusted for signed data beside Apple Root CA - G3.
+    package var trustedRoots: [String] = []
     /// `[logging] format` (plain or json).
     package var logFormat = "plain"
     /// `[logging] level`.
@@ -40,11 +42,13 @@ package struct RunConfiguration: Sendable, Equatable {
     /// Every key a file may set, with what it takes (for error messages).
     static let keys: [String: String] = [
         "database.url": "a libpq URL or conninfo (keep the password in ~/.pgpass)",
-        "inputs.catalog": "a path", "inputs.receipts": "an array of paths", "inputs.sales": "an array of paths",
-        "output.directory": "a path", "output.reports": "an array of report names",
-        "output.formats": "an array of csv, json, md, html",
+        "inputs.catalog": "a path", "inputs.receipts": "a path or an array of paths",
+        "inputs.sales": "a path or an array of paths",
+        "output.directory": "a path", "output.reports": "a report name or an array of them",
+        "output.formats": "one of csv, json, md, html or an array of them",
         "reconciliation.time_zone": "an IANA time zone, e.g. America/Los_Angeles",
         "privacy.pepper_file": "a path to the file holding the pepper",
+        "verification.trusted_roots": "a path or an array of paths to root certificates (DER or PEM)",
         "logging.format": "plain or json", "logging.level": "trace, debug, info, notice, warning or error",
     ]
 
@@ -82,6 +86,8 @@ package struct RunConfiguration: Sendable, Equatable {
                 return text
             }
             func strings() throws(IAPAuditError) -> [String] {
+                // One path needs no brackets: `receipts = "/data/receipts"` reads as a list of one.
+                if case .string(let text) = entry.value { return [text] }
                 guard case .array(let values) = entry.value else { throw fail() }
                 var texts: [String] = []
                 for value in values {
@@ -95,6 +101,7 @@ package struct RunConfiguration: Sendable, Equatable {
             case "inputs.catalog": configuration.catalogPath = try string()
             case "inputs.receipts": configuration.receiptPaths = try strings()
             case "inputs.sales": configuration.salesPaths = try strings()
+            case "verification.trusted_roots": configuration.trustedRoots = try strings()
             case "output.directory": configuration.outputDirectory = try string()
             case "output.reports": configuration.reports = try strings()
             case "output.formats":
@@ -211,6 +218,7 @@ package struct RunConfiguration: Sendable, Equatable {
         line("output.formats", list(reportFormats.map(\.rawValue)))
         line("reconciliation.time_zone", quoted(timeZone))
         line("privacy.pepper_file", pepperFile.map { quoted($0) + " (contents not shown)" } ?? "(none)")
+        line("verification.trusted_roots", list(trustedRoots))
         line("logging.format", quoted(logFormat))
         line("logging.level", quoted(logLevel))
         if let text = try? detection.jsonText() {
@@ -236,5 +244,6 @@ package struct RunConfiguration: Sendable, Equatable {
         salesPaths = salesPaths.map(resolve)
         if sources["output.directory"] == .file { outputDirectory = resolve(outputDirectory) }
         pepperFile = pepperFile.map(resolve)
+        trustedRoots = trustedRoots.map(resolve)
     }
 }

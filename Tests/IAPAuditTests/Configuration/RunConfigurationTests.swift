@@ -42,8 +42,16 @@ struct RunConfigurationTests {
         }
     }
 
+    @Test func aListOfPathsAlsoTakesOnePath() throws {
+        let configuration = try load("[inputs]\nreceipts = \"/one/path\"\nsales = [\"/a\", \"/b\"]\n")
+        #expect(configuration.receiptPaths == ["/one/path"])
+        #expect(configuration.salesPaths == ["/a", "/b"])
+        let roots = try load("[verification]\ntrusted_roots = \"/etc/iap-audit/test-root.der\"\n")
+        #expect(roots.trustedRoots == ["/etc/iap-audit/test-root.der"])
+    }
+
     @Test func wrongTypesAndBadValuesAreErrorsNamingTheLine() {
-        #expect { try load("[inputs]\nreceipts = \"/one/path\"\n") } throws: { "\($0)".contains("line 2") }
+        #expect { try load("[inputs]\nreceipts = 42\n") } throws: { "\($0)".contains("line 2") }
         #expect { try load("[reconciliation]\ntime_zone = \"Mars/Olympus\"\n") } throws: { "\($0)".contains("line 2") }
         #expect { try load("[output]\nformats = [\"pdf\"]\n") } throws: { "\($0)".contains("line 2") }
         #expect { try load("[output\n") } throws: { "\($0)".contains("line 1") }
