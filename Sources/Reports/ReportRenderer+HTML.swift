@@ -6,15 +6,8 @@ extension ReportRenderer {
     static func html(_ table: ReportTable, chart: ChartSpec?) -> [UInt8] {
         var out = RenderBuffer()
         out.reserveCapacity(estimatedSize(table, rows: htmlRowLimit) * 2)
-        out.write("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
-        // Defence in depth: even a value that slipped past escaping can neither run script nor load anything.
-        out.write("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; ")
-        out.write("style-src 'unsafe-inline'; img-src data:\">\n")
-        out.write("<meta name=\"referrer\" content=\"no-referrer\">\n")
-        out.write("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-        out.write("<meta name=\"color-scheme\" content=\"light dark\">\n<title>")
-        appendHTMLEscaped(table.title, to: &out)
-        out.write("</title>\n<style>\n\(stylesheet)</style>\n</head>\n<body>\n<main>\n<header>\n<h1>")
+        appendDocumentHead(title: table.title, style: stylesheet, to: &out)
+        out.write("<header>\n<h1>")
         appendHTMLEscaped(table.title, controls: .htmlSpan, to: &out)
         out.write("</h1>\n<p class=\"description\">")
         appendHTMLEscaped(table.description, controls: .htmlSpan, to: &out)
@@ -203,4 +196,24 @@ extension ReportRenderer {
         @media print { .table-wrap { max-height: none; overflow: visible; } }
 
         """
+
+    /// Everything before a page's content, through `<main>`: the doctype, the policy that lets a page neither run
+    /// script nor load anything (defence in depth, should a value slip past escaping), the title and the style.
+    static func appendDocumentHead(title: String, style: String, to out: inout RenderBuffer) {
+        out.write("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+        out.write("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; ")
+        out.write("style-src 'unsafe-inline'; img-src data:\">\n")
+        out.write("<meta name=\"referrer\" content=\"no-referrer\">\n")
+        out.write("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+        out.write("<meta name=\"color-scheme\" content=\"light dark\">\n<title>")
+        appendHTMLEscaped(title, to: &out)
+        out.write("</title>\n<style>\n\(style)</style>\n</head>\n<body>\n<main>\n")
+    }
+
+    /// `text`, escaped and with its bidi controls shown, between `open` (a start tag) and `close`.
+    static func appendElement(_ open: String, _ text: String, _ close: String, to out: inout RenderBuffer) {
+        out.write(open)
+        appendHTMLEscaped(text, controls: .htmlSpan, to: &out)
+        out.write(close)
+    }
 }

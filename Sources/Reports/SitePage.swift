@@ -64,15 +64,7 @@ package struct SitePage: Sendable {
     /// The page as the bytes of an HTML file.
     package func html() -> [UInt8] {
         var out = RenderBuffer()
-        out.write("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
-        out.write("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; ")
-        out.write("style-src 'unsafe-inline'; img-src data:\">\n")
-        out.write("<meta name=\"referrer\" content=\"no-referrer\">\n")
-        out.write("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-        out.write("<meta name=\"color-scheme\" content=\"light dark\">\n<title>")
-        ReportRenderer.appendHTMLEscaped(title, to: &out)
-        out.write(
-            "</title>\n<style>\n\(ReportRenderer.stylesheet)\(Self.stylesheet)</style>\n</head>\n<body>\n<main>\n")
+        ReportRenderer.appendDocumentHead(title: title, style: ReportRenderer.stylesheet + Self.stylesheet, to: &out)
         if !breadcrumbs.isEmpty {
             out.write("<nav class=\"crumbs\">")
             for (index, crumb) in breadcrumbs.enumerated() {
@@ -81,11 +73,8 @@ package struct SitePage: Sendable {
             }
             out.write("</nav>\n")
         }
-        out.write("<header>\n<h1>")
-        ReportRenderer.appendHTMLEscaped(title, controls: .htmlSpan, to: &out)
-        out.write("</h1>\n<p class=\"description\">")
-        ReportRenderer.appendHTMLEscaped(description, controls: .htmlSpan, to: &out)
-        out.write("</p>\n</header>\n")
+        ReportRenderer.appendElement("<header>\n<h1>", title, "</h1>\n", to: &out)
+        ReportRenderer.appendElement("<p class=\"description\">", description, "</p>\n</header>\n", to: &out)
         for block in blocks { Self.append(block, to: &out) }
         out.write("</main>\n</body>\n</html>\n")
         return out.bytes
@@ -94,13 +83,9 @@ package struct SitePage: Sendable {
     private static func append(_ block: Block, to out: inout RenderBuffer) {
         switch block {
         case .heading(let text):
-            out.write("<h2>")
-            ReportRenderer.appendHTMLEscaped(text, controls: .htmlSpan, to: &out)
-            out.write("</h2>\n")
+            ReportRenderer.appendElement("<h2>", text, "</h2>\n", to: &out)
         case .paragraph(let text):
-            out.write("<p>")
-            ReportRenderer.appendHTMLEscaped(text, controls: .htmlSpan, to: &out)
-            out.write("</p>\n")
+            ReportRenderer.appendElement("<p>", text, "</p>\n", to: &out)
         case .line(let cells):
             out.write("<p>")
             for cell in cells { appendCell(cell, to: &out) }
@@ -108,15 +93,11 @@ package struct SitePage: Sendable {
         case .chart(let table, let spec):
             ReportRenderer.appendChart(table, spec: spec, to: &out)
         case .note(let text):
-            out.write("<p class=\"note\">")
-            ReportRenderer.appendHTMLEscaped(text, controls: .htmlSpan, to: &out)
-            out.write("</p>\n")
+            ReportRenderer.appendElement("<p class=\"note\">", text, "</p>\n", to: &out)
         case .facts(let facts):
             out.write("<dl class=\"facts\">\n")
             for fact in facts {
-                out.write("<dt>")
-                ReportRenderer.appendHTMLEscaped(fact.name, controls: .htmlSpan, to: &out)
-                out.write("</dt><dd>")
+                ReportRenderer.appendElement("<dt>", fact.name, "</dt><dd>", to: &out)
                 appendCell(fact.value, to: &out)
                 out.write("</dd>\n")
             }
@@ -135,9 +116,8 @@ package struct SitePage: Sendable {
             }
             out.write("<div class=\"table-wrap site\">\n<table class=\"site\">\n<thead>\n<tr>")
             for (index, column) in columns.enumerated() {
-                out.write(numeric[index] ? "<th scope=\"col\" class=\"num\">" : "<th scope=\"col\">")
-                ReportRenderer.appendHTMLEscaped(column, controls: .htmlSpan, to: &out)
-                out.write("</th>")
+                let open = numeric[index] ? "<th scope=\"col\" class=\"num\">" : "<th scope=\"col\">"
+                ReportRenderer.appendElement(open, column, "</th>", to: &out)
             }
             out.write("</tr>\n</thead>\n<tbody>\n")
             for row in rows {
@@ -165,13 +145,9 @@ package struct SitePage: Sendable {
         case .text(let text), .number(let text):
             ReportRenderer.appendHTMLEscaped(text, controls: .htmlSpan, to: &out)
         case .code(let text):
-            out.write("<code>")
-            ReportRenderer.appendHTMLEscaped(text, controls: .htmlSpan, to: &out)
-            out.write("</code>")
+            ReportRenderer.appendElement("<code>", text, "</code>", to: &out)
         case .name(let text):
-            out.write("<code class=\"name\">")
-            ReportRenderer.appendHTMLEscaped(text, controls: .htmlSpan, to: &out)
-            out.write("</code>")
+            ReportRenderer.appendElement("<code class=\"name\">", text, "</code>", to: &out)
         case .link(let text, let href, let isCode):
             appendLink(text, href: href, isCode: isCode, to: &out)
         case .evidence(let value):
