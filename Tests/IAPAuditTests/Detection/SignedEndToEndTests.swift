@@ -138,4 +138,26 @@ struct SignedEndToEndTests {
         #expect(try fixture.test.canonicalContents() == before)
         #expect(try fixture.test.count("SELECT count(*) FROM signed_object") == objects)
     }
+
+    @Test func theVerificationReportCountsEachOutcomePerFileAndListsWhatFailed() throws {
+        let fixture = try Self.shared.get()
+        let table = try ReportRunner(connection: fixture.test.connection).run(
+            try ReportRunner.definition(named: "verification"), parameters: [:])
+        func column(_ name: String) throws -> Int { try #require(table.columns.firstIndex { $0.name == name }) }
+        let kind = try column("row_kind")
+        let outcome = try column("outcome")
+        let count = try column("signed_objects")
+        let line = try column("line")
+        let totals = table.rows.filter { $0[kind] == "total" }
+        #expect(
+            totals.reduce(0) { $0 + (Int($1[count] ?? "") ?? 0) }
+                == fixture.manifest.entries.count {
+                    $0.outcome != "invalid-jws"
+                })
+        let failed = table.rows.filter { $0[kind] == "record" }
+        let planted = fixture.manifest.entries.filter { $0.outcome != "verified" && $0.outcome != "invalid-jws" }
+        #expect(
+            failed.map { "\($0[line] ?? ""):\($0[outcome] ?? "")" }.sorted()
+                == planted.map { "\($0.line):\($0.outcome)" }.sorted())
+    }
 }
