@@ -49,9 +49,7 @@ package struct ReceiptRecordParser: Sendable {
         if let signedShape = Self.signedShape(of: top) {
             var reader = SignedRecordReader(shape: signedShape)
             if signedShape == .envelope { try reader.readEnvelope(envelope) } else { try reader.readBody(envelope) }
-            var receipt = reader.receipt
-            try readAccount(envelope, into: &receipt)
-            reader = SignedRecordReader(receipt)
+            try readAccount(envelope, into: &reader.receipt)
             return finished(reader, storing: Self.storedForm(of: bytes, top: top))
         }
         let shape: RecordedReceipt.Shape

@@ -1,4 +1,4 @@
-/// Reads the StoreKit 2 shapes of a recorded record (docs/inputs.md, "Signed data"): a line that is a JWS, an envelope
+/// Reads the StoreKit 2 shapes of a recorded record (docs/inputs.md, "StoreKit 2 signed data"): a line that is a JWS, an envelope
 /// carrying signed members, a Server Notification V2 body, and App Store Server API responses. Every JWS found is
 /// split and decoded (`CompactJWS`), never verified here: the ingest judges each one and keeps the outcome.
 ///
@@ -10,22 +10,13 @@ struct SignedRecordReader {
         "notification",
     ]
 
-    private(set) var receipt: RecordedReceipt
+    /// The record read so far (the parser adds the envelope's account fields).
+    var receipt: RecordedReceipt
 
     init(shape: RecordedReceipt.Shape) {
         receipt = RecordedReceipt(
             shape: shape, style: .signed, status: 0, environment: nil, isSandbox: false, transactions: [],
             pendingRenewals: [], storedRecord: [])
-    }
-
-    /// Goes on with a receipt read so far (its account fields added).
-    init(_ receipt: RecordedReceipt) {
-        self.receipt = receipt
-    }
-
-    /// Whether `object` is one of the signed shapes read here (without the envelope's own account fields).
-    static func isSigned(_ object: JSONObject) -> Bool {
-        envelopeMembers.contains(where: object.contains) || isSignedBody(object)
     }
 
     /// A V2 notification body or a Server API response.
@@ -52,11 +43,7 @@ struct SignedRecordReader {
 
     /// Reads an envelope's signed members (`signed_transaction`…), or a bare body's.
     mutating func readEnvelope(_ fields: FieldReader) throws(ReceiptRecordError) {
-        if let text = try fields.string("signed_transaction", limit: .max) {
-            try readObject(
-                try jws(text, at: fields.name("signed_transaction")), kind: .transaction,
-                path: fields.name("signed_transaction"))
-        }
+        try readMember(fields, "signed_transaction", kind: .transaction)
         try readList(fields, "signed_transactions", kind: .transaction)
         try readMember(fields, "signed_renewal_info", kind: .renewalInfo)
         try readMember(fields, "app_transaction", kind: .appTransaction)
