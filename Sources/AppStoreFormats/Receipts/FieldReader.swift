@@ -171,7 +171,7 @@ struct FieldReader {
     }
 
     /// Shows a value in a message, shortened so a 100 MB field cannot flood a log.
-    func quoted(_ text: String) -> String {
+    private func quoted(_ text: String) -> String {
         let limit = 80
         return "\"" + (text.count > limit ? String(text.prefix(limit)) + "…" : text) + "\""
     }

@@ -2,8 +2,10 @@
 /// one transaction is one transaction whichever way it arrived. Unknown payload fields are kept in the stored record,
 /// never an error.
 enum SignedPayloads {
-    /// A JWSTransactionDecodedPayload.
-    static func transaction(_ payload: FieldReader, ordinal: Int) throws(ReceiptRecordError) -> TransactionEntry {
+    /// A JWSTransactionDecodedPayload; `signedDate` as `CompactJWS` read it.
+    static func transaction(
+        _ payload: FieldReader, signedDate: Timestamp?, ordinal: Int
+    ) throws(ReceiptRecordError) -> TransactionEntry {
         guard let transactionID = try payload.identifier("transactionId") else {
             throw ReceiptRecordError(.invalidJWS, "a signed transaction without \"\(payload.name("transactionId"))\"")
         }
@@ -11,7 +13,7 @@ enum SignedPayloads {
         let quantity = try payload.quantity("quantity")
         var signed = SignedTransactionFields()
         signed.environment = try payload.string("environment")
-        signed.signedDate = try payload.epochMilliseconds("signedDate")
+        signed.signedDate = signedDate
         signed.price = try payload.int64("price")
         signed.currency = try payload.string("currency")
         signed.storefront = try payload.string("storefront")
@@ -35,6 +37,7 @@ enum SignedPayloads {
         let isFreeTrial =
             isIntroductory
             && (signed.offerDiscountType == "FREE_TRIAL" || (signed.offerDiscountType == nil && signed.price == 0))
+        let offer = offerIdentifiers(type: signed.offerType, identifier: signed.offerIdentifier)
         return TransactionEntry(
             source: .signed, ordinal: ordinal, productID: productID, transactionID: transactionID,
             originalTransactionID: try payload.identifier("originalTransactionId"), quantity: quantity,
@@ -48,14 +51,15 @@ enum SignedPayloads {
             isUpgraded: try payload.bool("isUpgraded"),
             inAppOwnershipType: try payload.string("inAppOwnershipType"),
             subscriptionGroupIdentifier: try payload.identifier("subscriptionGroupIdentifier"),
-            promotionalOfferID: signed.offerType == 2 ? signed.offerIdentifier : nil,
-            offerCodeRefName: signed.offerType == 3 ? signed.offerIdentifier : nil,
+            promotionalOfferID: offer.promotional, offerCodeRefName: offer.offerCode,
             appAccountToken: try payload.uuid("appAccountToken"), itemID: nil, signed: signed)
     }
 
     /// A JWSRenewalInfoDecodedPayload, as the `pending_renewal_info` entry it stands for.
     static func renewalInfo(_ payload: FieldReader, ordinal: Int) throws(ReceiptRecordError) -> PendingRenewal {
-        PendingRenewal(
+        let offer = offerIdentifiers(
+            type: try payload.int("offerType"), identifier: try payload.string("offerIdentifier"))
+        return PendingRenewal(
             ordinal: ordinal, originalTransactionID: try payload.identifier("originalTransactionId"),
             productID: try payload.string("productId"),
             autoRenewProductID: try payload.string("autoRenewProductId"),
@@ -64,7 +68,14 @@ enum SignedPayloads {
             isInBillingRetryPeriod: try payload.bool("isInBillingRetryPeriod"),
             gracePeriodExpiresDate: try payload.epochMilliseconds("gracePeriodExpiresDate"),
             priceConsentStatus: try payload.int("priceIncreaseStatus"),
-            offerCodeRefName: try payload.int("offerType") == 3 ? try payload.string("offerIdentifier") : nil,
-            promotionalOfferID: try payload.int("offerType") == 2 ? try payload.string("offerIdentifier") : nil)
+            offerCodeRefName: offer.offerCode, promotionalOfferID: offer.promotional)
+    }
+
+    /// Where verifyReceipt kept an offer's identifier: a promotional offer's (`offerType` 2) in
+    /// `promotional_offer_id`, an offer code's (3) in `offer_code_ref_name`.
+    private static func offerIdentifiers(
+        type: Int?, identifier: String?
+    ) -> (promotional: String?, offerCode: String?) {
+        (type == 2 ? identifier : nil, type == 3 ? identifier : nil)
     }
 }

@@ -135,9 +135,12 @@ struct SignedRecordReader {
         var object = SignedObject(
             kind: kind, ordinal: receipt.signedObjects.count, path: path, jws: jws,
             environment: try payload.string("environment"), bundleID: try payload.identifier("bundleId"))
+        // A notification's facts are in its `data`, with its own transaction and renewal info as JWS of their own.
+        var notificationData: FieldReader?
         switch kind {
         case .transaction:
-            let entry = try SignedPayloads.transaction(payload, ordinal: receipt.transactions.count)
+            let entry = try SignedPayloads.transaction(
+                payload, signedDate: jws.signedDate, ordinal: receipt.transactions.count)
             object.entryIndex = receipt.transactions.count
             object.appTransactionID = entry.signed?.appTransactionID
             receipt.transactions.append(entry)
@@ -155,19 +158,19 @@ struct SignedRecordReader {
             object.notificationType = try payload.string("notificationType")
             object.notificationSubtype = try payload.string("subtype")
             if receipt.notificationType == nil { receipt.notificationType = object.notificationType }
+            if let data = try payload.object("data") {
+                let dataFields = FieldReader(data, path: payload.name("data"))
+                object.environment = try dataFields.string("environment")
+                object.bundleID = try dataFields.identifier("bundleId")
+                if receipt.appItemID == nil { receipt.appItemID = try dataFields.identifier("appAppleId") }
+                notificationData = dataFields
+            }
         }
-        if object.bundleID != nil, receipt.bundleID == nil { receipt.bundleID = object.bundleID }
+        if receipt.bundleID == nil { receipt.bundleID = object.bundleID }
         receipt.signedObjects.append(object)
-        if kind == .notification, let data = try payload.object("data") {
-            // The notification's own transaction and renewal info are JWS inside its payload: objects of their own.
-            let dataFields = FieldReader(data, path: payload.name("data"))
-            object.environment = try dataFields.string("environment")
-            object.bundleID = try dataFields.identifier("bundleId")
-            receipt.signedObjects[object.ordinal] = object
-            if receipt.bundleID == nil { receipt.bundleID = object.bundleID }
-            if receipt.appItemID == nil { receipt.appItemID = try dataFields.identifier("appAppleId") }
-            try readMember(dataFields, "signedTransactionInfo", kind: .transaction)
-            try readMember(dataFields, "signedRenewalInfo", kind: .renewalInfo)
+        if let notificationData {
+            try readMember(notificationData, "signedTransactionInfo", kind: .transaction)
+            try readMember(notificationData, "signedRenewalInfo", kind: .renewalInfo)
         }
     }
 
