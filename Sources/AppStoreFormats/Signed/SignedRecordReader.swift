@@ -113,11 +113,13 @@ struct SignedRecordReader {
         }
     }
 
+    /// A JWS inside a record fails with the reason a JWS line would (`invalid-jws`, or `wrong-type`/`invalid-date`
+    /// for its `signedDate`), its message naming where in the record it sits.
     private func jws(_ text: String, at path: String) throws(ReceiptRecordError) -> CompactJWS {
         do {
             return try CompactJWS(text)
         } catch {
-            throw ReceiptRecordError(.invalidJWS, "\"\(path)\": \(error.message)")
+            throw ReceiptRecordError(error.code, "\"\(path)\": \(error.message)")
         }
     }
 

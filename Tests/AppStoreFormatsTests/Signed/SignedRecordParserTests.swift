@@ -205,6 +205,28 @@ struct SignedRecordParserTests {
         #expect(reason(record) == .invalidJWS)
     }
 
+    /// A JWS is judged alike wherever it sits: a `signedDate` that is not epoch milliseconds is `wrong-type` or
+    /// `invalid-date` as a line of its own, in an envelope, in an API page and inside a notification.
+    @Test(arguments: [
+        (#""1698148900000""#, QuarantineReason.wrongType), ("1.6e12", QuarantineReason.invalidDate),
+    ])
+    func aBadSignedDateHasOneReasonInEveryShape(_ signedDate: String, _ expected: QuarantineReason) throws {
+        let transaction = jws(#"{"transactionId":"5","signedDate":\#(signedDate)}"#)
+        let notification = jws(
+            #"{"notificationType":"REFUND","signedDate":1698148900000,"data":{"signedTransactionInfo":"\#(transaction)"}}"#
+        )
+        let shapes = [
+            transaction,
+            #""\#(transaction)""#,
+            #"{"signed_transaction":"\#(transaction)"}"#,
+            #"{"signedTransactions":["\#(transaction)"],"hasMore":false}"#,
+            #"{"signedPayload":"\#(notification)"}"#,
+        ]
+        for shape in shapes {
+            #expect(reason(shape) == expected, "\(shape.prefix(40))")
+        }
+    }
+
     @Test func aSignedTransactionWithoutATransactionIDIsInvalidJWS() throws {
         let record = #"{"signed_transaction":"\#(jws(#"{"productId":"p","signedDate":1}"#))"}"#
         #expect(reason(record) == .invalidJWS)
