@@ -5,10 +5,10 @@ import Testing
 
 @testable import SyntheticData
 
-/// `appTransactionId` names one App Store account per app (FRAUD.md, "Signed data"): verified signed transactions
-/// that share one are one confirmed store account for `many-store-accounts` and `shared-store-account`, over a real
-/// PostgreSQL. Every transaction here is a lone consumable in a record of its own, which without the link would be
-/// an unconfirmed cluster of its own.
+/// `appTransactionId` names one App Store account per app (docs/fraud-rules.md, "Store accounts"): verified signed
+/// transactions that share one are one confirmed store account for `many-store-accounts` and `shared-store-account`,
+/// over a real PostgreSQL. Every transaction here is a lone consumable in a record of its own, which without the link
+/// would be an unconfirmed cluster of its own.
 struct AppTransactionStoreAccountTests {
     typealias T = SignedTestData
 

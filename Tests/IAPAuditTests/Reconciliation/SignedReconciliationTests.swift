@@ -7,8 +7,8 @@ import Testing
 @testable import SyntheticData
 
 /// A March 2025 that mixes a legacy receipt with StoreKit 2 records of every shape, reconciled over a real
-/// PostgreSQL: verified production signed transactions count as RECONCILIATION.md counts legacy ones, and a line
-/// shows the recorded customer amount by currency where every recorded transaction of it carries a price.
+/// PostgreSQL: verified production signed transactions count as docs/reconciliation.md counts legacy ones, and a
+/// line shows the recorded customer amount by currency where every recorded transaction of it carries a price.
 /// March 2025 is before the DST change (03-09), so Pacific days run 08:00–08:00 UTC.
 struct SignedReconciliationTests {
     struct Line: Equatable, CustomStringConvertible {
