@@ -1,7 +1,9 @@
 -- title: Reconciliation summary
 -- description: Per period and app: reconciliation lines by status, units on each side, their net variance
---   (reported minus recorded), and Apple's customer price and proceeds by currency over the lines that differ.
---   The chart shows the variance per period. Answers: which days and apps need a look?
+--   (reported minus recorded), and Apple's customer price and proceeds by currency over the lines that differ,
+--   with the customer amount our records say over the same lines (blank unless every recorded transaction of
+--   them carries a StoreKit 2 price). The chart shows the variance per period. Answers: which days and apps need a
+--   look?
 -- param: from date = 1970-01-01 -- only periods ending on or after this day
 -- param: to date = 9999-12-31 -- only periods beginning on or before this day
 -- chart: bar x=period y=variance series=app
@@ -22,6 +24,8 @@ money AS (
         FROM jsonb_each(l.customer_price) c
         UNION ALL
         SELECT 'proceeds', p.key, p.value::text::numeric FROM jsonb_each(l.proceeds) p
+        UNION ALL
+        SELECT 'recorded', a.key, a.value::text::numeric FROM jsonb_each(l.recorded_customer_amount) a
     ) m
     WHERE l.status <> 'matched'
     GROUP BY 1, 2, 3, 4, 5
@@ -31,7 +35,9 @@ money_text AS (
            string_agg(currency || ' ' || amount::text, '; ' ORDER BY currency) FILTER (WHERE kind = 'customer')
                AS customer_price,
            string_agg(currency || ' ' || amount::text, '; ' ORDER BY currency) FILTER (WHERE kind = 'proceeds')
-               AS proceeds
+               AS proceeds,
+           string_agg(currency || ' ' || amount::text, '; ' ORDER BY currency) FILTER (WHERE kind = 'recorded')
+               AS recorded_amount
     FROM money
     GROUP BY source, period, app
 )
@@ -50,7 +56,11 @@ SELECT l.source,
        sum(l.reported_units) AS reported_units,
        sum(l.difference) AS variance,
        min(t.customer_price) AS differing_customer_price,
-       min(t.proceeds) AS differing_proceeds
+       min(t.proceeds) AS differing_proceeds,
+       -- A differing line without a recorded amount leaves the sum unknown: none rather than a partial one.
+       CASE WHEN bool_and(l.recorded_customer_amount IS NOT NULL) FILTER (WHERE l.status <> 'matched') THEN
+           min(t.recorded_amount)
+       END AS differing_recorded_amount
 FROM lines l
 LEFT JOIN money_text t ON t.source = l.source AND t.period = l.period AND t.app = l.app
 GROUP BY l.source, l.period, l.app

@@ -1,7 +1,9 @@
 -- title: Reconciliation
 -- description: One line per period, product (vendor identifier) and app: units we recorded against units Apple
---   reported, the difference (reported minus recorded), its status, and Apple's customer price and proceeds by
---   currency. Answers: where do our records and Apple's reports disagree, and by how much?
+--   reported, the difference (reported minus recorded), its status, Apple's customer price and proceeds by
+--   currency, and the customer amount our records say by currency (StoreKit 2 prices; blank unless every recorded
+--   transaction of the line carries one). Answers: where do our records and Apple's reports disagree, and by how
+--   much?
 -- param: from date = 1970-01-01 -- only periods ending on or after this day
 -- param: to date = 9999-12-31 -- only periods beginning on or before this day
 -- param: status text = null -- only this status, e.g. variance or missing-in-receipts
@@ -21,6 +23,8 @@ SELECT l.source,
        l.recorded_trials,
        (SELECT string_agg(c.key || ' ' || c.value::text, '; ' ORDER BY c.key)
         FROM jsonb_each(l.customer_price) c) AS customer_price,
+       (SELECT string_agg(a.key || ' ' || a.value::text, '; ' ORDER BY a.key)
+        FROM jsonb_each(l.recorded_customer_amount) a) AS recorded_customer_amount,
        (SELECT string_agg(p.key || ' ' || p.value::text, '; ' ORDER BY p.key)
         FROM jsonb_each(l.proceeds) p) AS proceeds,
        l.time_zone,

@@ -140,7 +140,9 @@ FROM units u
 LEFT JOIN money m USING (source, begin_date, end_date, vendor_identifier, app_key);
 
 -- Our side: production transactions of valid receipts (status 0, and 21006: a valid receipt whose subscription has
--- expired), once each, as sales and refunds per day in the zone.
+-- expired) and verified signed transactions, once each, as sales and refunds per day in the zone. A signed
+-- transaction carries its price (milliunits of its currency): amount_milli is units x price, the refund negative;
+-- unpriced counts the transactions that carry none (every legacy one).
 CREATE TEMPORARY TABLE rc_day ON COMMIT DROP AS
 WITH bounds AS (
     SELECT min(begin_date) AS first_day, max(end_date) AS last_day FROM rc_period
@@ -149,6 +151,7 @@ eligible AS (
     SELECT p.transaction_id, p.original_transaction_id, p.product_id, p.quantity, p.purchase_date,
         p.cancellation_date, coalesce(p.is_upgraded, false) AS is_upgraded,
         coalesce(p.is_trial_period, false) AS is_trial, p.web_order_line_item_id, p.bundle_id, p.app_item_id,
+        abs(p.price) AS price, p.currency,
         -- A signed transaction says its product's type; the catalog still wins where it knows the product.
         CASE p.type WHEN 'Auto-Renewable Subscription' THEN 'auto-renewable' WHEN 'Non-Consumable' THEN 'non-consumable'
             WHEN 'Non-Renewing Subscription' THEN 'non-renewing' WHEN 'Consumable' THEN 'consumable' END AS signed_type
@@ -159,10 +162,12 @@ eligible AS (
       -- A day of slack either side: the zone moves a UTC time onto the neighbouring day.
       AND (p.purchase_date >= b.first_day - 1 AND p.purchase_date < b.last_day + 2
            OR p.cancellation_date >= b.first_day - 1 AND p.cancellation_date < b.last_day + 2)
+      -- A signed copy only exists when its signature verified, and its environment is its own signed word: a record
+      -- that also holds a sandbox or Xcode object (is_sandbox) does not make a verified production transaction less so.
       AND EXISTS (
           SELECT 1 FROM receipt_purchase rp JOIN receipt r ON r.id = rp.receipt_id
           WHERE rp.environment = p.environment AND rp.transaction_id = p.transaction_id
-            AND r.status IN (0, 21006) AND NOT r.is_sandbox
+            AND r.status IN (0, 21006) AND (NOT r.is_sandbox OR rp.source = 'signed')
       )
 ),
 resolved AS (
@@ -179,43 +184,63 @@ resolved AS (
 counted AS (
     -- Auto-renewable: each billed period once (its web order line item), whatever restores repeat it.
     (SELECT DISTINCT ON (coalesce(web_order_line_item_id, 'transaction ' || transaction_id))
-        product_id, app, 1 AS quantity, purchase_date, cancellation_date, is_upgraded, is_trial
+        product_id, app, 1 AS quantity, purchase_date, cancellation_date, is_upgraded, is_trial, price, currency
     FROM resolved
     WHERE type = 'auto-renewable'
     ORDER BY coalesce(web_order_line_item_id, 'transaction ' || transaction_id), purchase_date, transaction_id)
     UNION ALL
     -- Non-consumables and other owned products: the original purchase only; a restore is not a sale.
-    SELECT product_id, app, quantity, purchase_date, cancellation_date, is_upgraded, false
+    SELECT product_id, app, quantity, purchase_date, cancellation_date, is_upgraded, false, price, currency
     FROM resolved
     WHERE type IN ('non-consumable', 'non-renewing', 'free-subscription')
       AND (original_transaction_id IS NULL OR original_transaction_id = transaction_id)
     UNION ALL
     -- Consumables (and products the catalog does not know): every transaction.
-    SELECT product_id, app, quantity, purchase_date, cancellation_date, is_upgraded, false
+    SELECT product_id, app, quantity, purchase_date, cancellation_date, is_upgraded, false, price, currency
     FROM resolved
     WHERE type = 'consumable'
 ),
 events AS (
     SELECT c.product_id, c.app, (c.purchase_date AT TIME ZONE w.time_zone)::date AS day,
-        CASE WHEN c.is_trial THEN 0 ELSE c.quantity END AS units, CASE WHEN c.is_trial THEN 1 ELSE 0 END AS trials
+        CASE WHEN c.is_trial THEN 0 ELSE c.quantity END AS units, CASE WHEN c.is_trial THEN 1 ELSE 0 END AS trials,
+        c.price, c.currency
     FROM counted c CROSS JOIN rc_setting w
     WHERE c.purchase_date IS NOT NULL
     UNION ALL
     -- A refund counts on the day of the cancellation, as Apple reports it; an upgrade is not a refund.
-    SELECT c.product_id, c.app, (c.cancellation_date AT TIME ZONE w.time_zone)::date, -c.quantity, 0
+    SELECT c.product_id, c.app, (c.cancellation_date AT TIME ZONE w.time_zone)::date, -c.quantity, 0, c.price,
+        c.currency
     FROM counted c CROSS JOIN rc_setting w
     WHERE c.cancellation_date IS NOT NULL AND NOT c.is_upgraded AND NOT c.is_trial
 )
-SELECT day, product_id, app, sum(units)::integer AS units, sum(trials)::integer AS trials
+SELECT day, product_id, app, currency, sum(units)::integer AS units, sum(trials)::integer AS trials,
+    sum(units::bigint * price) AS amount_milli,
+    count(*) FILTER (WHERE price IS NULL OR currency IS NULL)::integer AS unpriced
 FROM events
-GROUP BY day, product_id, app;
+GROUP BY day, product_id, app, currency;
 
+-- recorded_customer_amount: the recorded customer amount by currency, only where every transaction of the line
+-- carries a price; one unpriced transaction makes it NULL, never a partial sum. Two decimals, three where a
+-- milliunit price needs them.
 CREATE TEMPORARY TABLE rc_recorded_line ON COMMIT DROP AS
-SELECT p.source, p.begin_date, p.end_date, d.product_id AS vendor_identifier, d.app, sum(d.units)::integer AS units,
-    sum(d.trials)::integer AS trials
-FROM rc_day d
-JOIN rc_period p ON d.day BETWEEN p.begin_date AND p.end_date
-GROUP BY p.source, p.begin_date, p.end_date, d.product_id, d.app;
+WITH by_currency AS (
+    SELECT p.source, p.begin_date, p.end_date, d.product_id, d.app, d.currency, sum(d.units) AS units,
+        sum(d.trials) AS trials, sum(d.amount_milli) AS amount_milli, sum(d.unpriced) AS unpriced
+    FROM rc_day d
+    JOIN rc_period p ON d.day BETWEEN p.begin_date AND p.end_date
+    GROUP BY p.source, p.begin_date, p.end_date, d.product_id, d.app, d.currency
+)
+SELECT source, begin_date, end_date, product_id AS vendor_identifier, app, sum(units)::integer AS units,
+    sum(trials)::integer AS trials,
+    CASE WHEN sum(unpriced) = 0 THEN
+        coalesce(
+            jsonb_object_agg(
+                currency, round(amount_milli / 1000.0, CASE WHEN amount_milli % 10 = 0 THEN 2 ELSE 3 END)
+            ) FILTER (WHERE currency IS NOT NULL),
+            '{}')
+    END AS customer_amount
+FROM by_currency
+GROUP BY source, begin_date, end_date, product_id, app;
 
 CREATE TEMPORARY TABLE rc_line ON COMMIT DROP AS
 SELECT coalesce(rep.source, rec.source) AS source, per.frequency,
@@ -224,7 +249,9 @@ SELECT coalesce(rep.source, rec.source) AS source, per.frequency,
     coalesce(rep.app, rec.app) AS app_bundle_id, rep.parent_identifier,
     coalesce(rec.units, 0) AS recorded_units, coalesce(rec.trials, 0) AS recorded_trials,
     coalesce(rep.units, 0) AS reported_units, coalesce(rep.units, 0) - coalesce(rec.units, 0) AS difference,
-    rep.problem, coalesce(rep.customer_price, '{}') AS customer_price, coalesce(rep.proceeds, '{}') AS proceeds
+    rep.problem, coalesce(rep.customer_price, '{}') AS customer_price, coalesce(rep.proceeds, '{}') AS proceeds,
+    -- Nothing recorded: every recorded transaction (none) is priced, and they come to nothing.
+    CASE WHEN rec.source IS NULL THEN '{}' ELSE rec.customer_amount END AS recorded_customer_amount
 FROM rc_report_line rep
 FULL JOIN rc_recorded_line rec
     ON rec.source = rep.source AND rec.begin_date = rep.begin_date AND rec.end_date = rep.end_date
@@ -251,7 +278,7 @@ WHERE l.period_begin <= w.last_day AND l.period_end >= w.first_day;
 
 INSERT INTO reconciliation_line (run_id, source, frequency, period_begin, period_end, vendor_identifier,
     app_bundle_id, parent_identifier, recorded_units, recorded_trials, reported_units, difference, status,
-    customer_price, proceeds, time_zone)
+    customer_price, proceeds, recorded_customer_amount, time_zone)
 SELECT w.run_id, l.source, l.frequency, l.period_begin, l.period_end, l.vendor_identifier, l.app_bundle_id,
     l.parent_identifier, l.recorded_units, l.recorded_trials, l.reported_units, l.difference,
     CASE
@@ -262,7 +289,7 @@ SELECT w.run_id, l.source, l.frequency, l.period_begin, l.period_end, l.vendor_i
         WHEN l.recorded_units = 0 THEN 'missing-in-receipts'
         ELSE 'variance'
     END,
-    l.customer_price, l.proceeds, w.time_zone
+    l.customer_price, l.proceeds, l.recorded_customer_amount, w.time_zone
 FROM rc_line l
 CROSS JOIN rc_setting w
 LEFT JOIN rc_timing t ON t.source = l.source AND t.period_begin = l.period_begin AND t.period_end = l.period_end

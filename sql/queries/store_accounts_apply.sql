@@ -8,7 +8,7 @@ SELECT n.kind, n.name, 'sa-' || k.name AS key
 FROM cluster_root c
 JOIN cluster_node n ON n.node = c.node
 JOIN cluster_node k ON k.node = c.root
-WHERE n.kind IN ('o', 's');
+WHERE n.kind IN ('o', 's', 't');
 CREATE INDEX ON cluster_result (kind, name);
 ANALYZE cluster_result;
 
@@ -26,6 +26,10 @@ WHERE m.store_account_key = x.old_key;
 UPDATE store_account_recorded s SET store_account_key = x.new_key
 FROM cluster_remap x
 WHERE s.store_account_key = x.old_key;
+
+UPDATE store_account_app_transaction t SET store_account_key = x.new_key
+FROM cluster_remap x
+WHERE t.store_account_key = x.old_key;
 
 INSERT INTO store_account_merge (merged_key, into_key, run_id)
 SELECT old_key, new_key, $1 FROM cluster_remap ORDER BY old_key;
@@ -51,6 +55,10 @@ INSERT INTO store_account_recorded (store_account, store_account_key)
 SELECT name, key FROM cluster_result WHERE kind = 's'
 ON CONFLICT (store_account) DO UPDATE SET store_account_key = excluded.store_account_key;
 
+INSERT INTO store_account_app_transaction (app_transaction_id, store_account_key)
+SELECT name, key FROM cluster_result WHERE kind = 't'
+ON CONFLICT (app_transaction_id) DO UPDATE SET store_account_key = excluded.store_account_key;
+
 CREATE TEMPORARY TABLE cluster_affected ON COMMIT DROP AS
 SELECT key FROM cluster_result
 UNION
@@ -62,7 +70,9 @@ INSERT INTO store_account (key, is_confirmed, original_transactions, recorded_st
     first_purchase_date, last_purchase_date, updated_run_id)
 SELECT m.store_account_key,
        count(*) >= 2 OR bool_or(m.holds_ownable)
-           OR EXISTS (SELECT 1 FROM store_account_recorded s WHERE s.store_account_key = m.store_account_key),
+           OR EXISTS (SELECT 1 FROM store_account_recorded s WHERE s.store_account_key = m.store_account_key)
+           -- appTransactionId names one App Store account: a cluster resting on one is that account.
+           OR EXISTS (SELECT 1 FROM store_account_app_transaction t WHERE t.store_account_key = m.store_account_key),
        count(*),
        (SELECT count(*) FROM store_account_recorded s WHERE s.store_account_key = m.store_account_key),
        bool_or(m.holds_ownable),

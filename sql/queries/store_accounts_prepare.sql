@@ -7,11 +7,13 @@ FROM input_file f
 WHERE f.kind = 'receipts' AND NOT EXISTS (SELECT 1 FROM store_account_file d WHERE d.file_id = f.id);
 
 -- Production, status-0 transactions of catalog apps; family-shared entries never link accounts. Never device ids,
--- download ids, our own account or addresses.
+-- download ids, our own account or addresses. A verified StoreKit 2 transaction brings its appTransactionId (only
+-- verified ones reach purchase), which names one App Store account per app.
 CREATE TEMPORARY TABLE cluster_entry ON COMMIT DROP AS
 SELECT r.id AS receipt_id,
        r.style,
        r.store_account,
+       p.app_transaction_id,
        coalesce(p.original_transaction_id, p.transaction_id) AS ot,
        p.purchase_date,
        coalesce(pr.type IN ('non-consumable', 'auto-renewable', 'non-renewing', 'free-subscription'), false)
@@ -28,7 +30,8 @@ WHERE r.status = 0 AND NOT r.is_sandbox AND p.environment = 'Production'
 -- Temporary tables are never analyzed automatically; without statistics the planner guesses badly at scale.
 ANALYZE cluster_entry;
 
--- Clusters the new entries reach: their original transactions' and recorded store accounts' current clusters.
+-- Clusters the new entries reach: their original transactions', recorded store accounts' and appTransactionIds'
+-- current clusters.
 CREATE TEMPORARY TABLE cluster_old_key ON COMMIT DROP AS
 SELECT m.store_account_key AS key
 FROM store_account_member m
@@ -36,10 +39,15 @@ WHERE m.original_transaction_id IN (SELECT ot FROM cluster_entry)
 UNION
 SELECT s.store_account_key
 FROM store_account_recorded s
-WHERE s.store_account IN (SELECT store_account FROM cluster_entry WHERE store_account IS NOT NULL);
+WHERE s.store_account IN (SELECT store_account FROM cluster_entry WHERE store_account IS NOT NULL)
+UNION
+SELECT t.store_account_key
+FROM store_account_app_transaction t
+WHERE t.app_transaction_id IN (SELECT app_transaction_id FROM cluster_entry WHERE app_transaction_id IS NOT NULL);
 
 -- Graph nodes, numbered so that original transactions come first in (length, text) order: then the smallest node
--- of a cluster is its smallest original transaction id, which names it. A key "sa-X" is node X itself.
+-- of a cluster is its smallest original transaction id, which names it ('o' sorts before 'r', 's' and 't', the
+-- appTransactionIds). A key "sa-X" is node X itself.
 CREATE TEMPORARY TABLE cluster_node ON COMMIT DROP AS
 SELECT (row_number() OVER (ORDER BY kind, length(name), name COLLATE "C") - 1)::bigint AS node, kind, name
 FROM (
@@ -50,12 +58,14 @@ FROM (
     SELECT 'r', receipt_id::text FROM cluster_entry WHERE style = 'ios7'
     UNION
     SELECT 's', store_account FROM cluster_entry WHERE store_account IS NOT NULL
+    UNION
+    SELECT 't', app_transaction_id FROM cluster_entry WHERE app_transaction_id IS NOT NULL
 ) names;
 CREATE UNIQUE INDEX ON cluster_node (kind, name);
 ANALYZE cluster_node;
 
--- The edges: one app receipt's transactions, one recorded store account's transactions, and each node already in
--- a cluster to that cluster's key.
+-- The edges: one app receipt's transactions, one recorded store account's transactions, one appTransactionId's
+-- transactions, and each node already in a cluster to that cluster's key.
 CREATE TEMPORARY TABLE cluster_edge ON COMMIT DROP AS
 SELECT DISTINCT a.node AS a, b.node AS b
 FROM cluster_entry e
@@ -69,6 +79,11 @@ JOIN cluster_node a ON a.kind = 's' AND a.name = e.store_account
 JOIN cluster_node b ON b.kind = 'o' AND b.name = e.ot
 UNION
 SELECT a.node, b.node
+FROM cluster_entry e
+JOIN cluster_node a ON a.kind = 't' AND a.name = e.app_transaction_id
+JOIN cluster_node b ON b.kind = 'o' AND b.name = e.ot
+UNION
+SELECT a.node, b.node
 FROM store_account_member m
 JOIN cluster_node a ON a.kind = 'o' AND a.name = m.original_transaction_id
 JOIN cluster_node b ON b.kind = 'o' AND b.name = substr(m.store_account_key, 4)
@@ -76,7 +91,12 @@ UNION
 SELECT a.node, b.node
 FROM store_account_recorded s
 JOIN cluster_node a ON a.kind = 's' AND a.name = s.store_account
-JOIN cluster_node b ON b.kind = 'o' AND b.name = substr(s.store_account_key, 4);
+JOIN cluster_node b ON b.kind = 'o' AND b.name = substr(s.store_account_key, 4)
+UNION
+SELECT a.node, b.node
+FROM store_account_app_transaction t
+JOIN cluster_node a ON a.kind = 't' AND a.name = t.app_transaction_id
+JOIN cluster_node b ON b.kind = 'o' AND b.name = substr(t.store_account_key, 4);
 
 CREATE TEMPORARY TABLE cluster_root (
     node  bigint PRIMARY KEY,
