@@ -3,7 +3,7 @@ internal import Logging
 internal import Postgres
 
 /// Reconstructs App Store accounts from receipts (docs/fraud-rules.md, "Store accounts"): union–find over same
-/// original transaction, same app receipt and same recorded store account.
+/// original transaction, same app receipt, same recorded store account and same StoreKit 2 `appTransactionId`.
 ///
 /// Incremental: only receipt files not folded in yet are read; they join the clusters they touch, and a cluster
 /// that merges or gains a smaller original transaction is renamed with the rename recorded. Because a cluster's key
