@@ -153,43 +153,36 @@ extension EmbeddedServer {
             LOOP
                 EXECUTE format('ALTER SCHEMA %I OWNER TO %I', object.nspname, new_owner);
             END LOOP;
+            -- Relations, routines and types in one list, so that the schema filter and the test for extension
+            -- members are stated once.
             FOR object IN
-                SELECT c.oid::regclass AS name, c.relkind
-                FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-                WHERE c.relowner = old_owner AND c.relkind IN ('r', 'p', 'v', 'm', 'f', 'S')
-                  AND n.nspname <> 'information_schema' AND n.nspname !~ '^pg_'
+                SELECT owned.kind, owned.name
+                FROM (
+                    SELECT 'pg_class'::regclass AS catalog, c.oid, c.relnamespace AS namespace,
+                        c.oid::regclass::text AS name,
+                        CASE c.relkind WHEN 'S' THEN 'SEQUENCE' WHEN 'v' THEN 'VIEW'
+                            WHEN 'm' THEN 'MATERIALIZED VIEW' WHEN 'f' THEN 'FOREIGN TABLE' ELSE 'TABLE' END AS kind
+                    FROM pg_class c
+                    WHERE c.relowner = old_owner AND c.relkind IN ('r', 'p', 'v', 'm', 'f', 'S')
+                    UNION ALL
+                    SELECT 'pg_proc'::regclass, p.oid, p.pronamespace, p.oid::regprocedure::text, 'ROUTINE'
+                    FROM pg_proc p
+                    WHERE p.proowner = old_owner
+                    UNION ALL
+                    SELECT 'pg_type'::regclass, t.oid, t.typnamespace, t.oid::regtype::text, 'TYPE'
+                    FROM pg_type t
+                    WHERE t.typowner = old_owner AND t.typtype IN ('b', 'c', 'd', 'e', 'r')
+                      AND (t.typrelid = 0 OR EXISTS (SELECT FROM pg_class c WHERE c.oid = t.typrelid AND c.relkind = 'c'))
+                      AND NOT EXISTS (SELECT FROM pg_type e WHERE e.typarray = t.oid)
+                ) owned
+                JOIN pg_namespace n ON n.oid = owned.namespace
+                WHERE n.nspname <> 'information_schema' AND n.nspname !~ '^pg_'
                   AND NOT EXISTS (
                       SELECT FROM pg_depend d
-                      WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid
-                        AND (d.deptype = 'e' OR (c.relkind = 'S' AND d.deptype IN ('a', 'i'))))
+                      WHERE d.classid = owned.catalog AND d.objid = owned.oid
+                        AND (d.deptype = 'e' OR (owned.kind = 'SEQUENCE' AND d.deptype IN ('a', 'i'))))
             LOOP
-                EXECUTE format('ALTER %s %s OWNER TO %I',
-                    CASE object.relkind WHEN 'S' THEN 'SEQUENCE' WHEN 'v' THEN 'VIEW'
-                        WHEN 'm' THEN 'MATERIALIZED VIEW' WHEN 'f' THEN 'FOREIGN TABLE' ELSE 'TABLE' END,
-                    object.name, new_owner);
-            END LOOP;
-            FOR object IN
-                SELECT p.oid::regprocedure AS name
-                FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-                WHERE p.proowner = old_owner AND n.nspname <> 'information_schema' AND n.nspname !~ '^pg_'
-                  AND NOT EXISTS (
-                      SELECT FROM pg_depend d
-                      WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')
-            LOOP
-                EXECUTE format('ALTER ROUTINE %s OWNER TO %I', object.name, new_owner);
-            END LOOP;
-            FOR object IN
-                SELECT t.oid::regtype AS name
-                FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace
-                WHERE t.typowner = old_owner AND t.typtype IN ('b', 'c', 'd', 'e', 'r')
-                  AND (t.typrelid = 0 OR EXISTS (SELECT FROM pg_class c WHERE c.oid = t.typrelid AND c.relkind = 'c'))
-                  AND NOT EXISTS (SELECT FROM pg_type e WHERE e.typarray = t.oid)
-                  AND n.nspname <> 'information_schema' AND n.nspname !~ '^pg_'
-                  AND NOT EXISTS (
-                      SELECT FROM pg_depend d
-                      WHERE d.classid = 'pg_type'::regclass AND d.objid = t.oid AND d.deptype = 'e')
-            LOOP
-                EXECUTE format('ALTER TYPE %s OWNER TO %I', object.name, new_owner);
+                EXECUTE format('ALTER %s %s OWNER TO %I', object.kind, object.name, new_owner);
             END LOOP;
         END
         $$;

@@ -18,12 +18,6 @@ package indirect enum EvidenceValue: Sendable, Equatable {
         package var name: String
         /// Its value.
         package var value: EvidenceValue
-
-        /// Creates a member.
-        package init(name: String, value: EvidenceValue) {
-            self.name = name
-            self.value = value
-        }
     }
 
     /// The member called `name`, when this is an object that has one.
@@ -90,54 +84,52 @@ package indirect enum EvidenceValue: Sendable, Equatable {
         }
 
         mutating func object(depth: Int) -> EvidenceValue? {
-            index += 1
             var members: [Member] = []
-            skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return .object(members)
-            }
-            while true {
-                skipWhitespace()
-                guard let name = string() else { return nil }
-                skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
-                index += 1
-                guard let value = value(depth: depth + 1) else { return nil }
-                members.append(Member(name: name, value: value))
-                skipWhitespace()
-                guard index < bytes.count else { return nil }
-                if bytes[index] == UInt8(ascii: ",") {
-                    index += 1
-                } else if bytes[index] == UInt8(ascii: "}") {
-                    index += 1
-                    return .object(members)
-                } else {
-                    return nil
+            let isComplete = elements(closedBy: UInt8(ascii: "}")) { parser in
+                parser.skipWhitespace()
+                guard let name = parser.string() else { return false }
+                parser.skipWhitespace()
+                guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: ":") else {
+                    return false
                 }
+                parser.index += 1
+                guard let value = parser.value(depth: depth + 1) else { return false }
+                members.append(Member(name: name, value: value))
+                return true
             }
+            return isComplete ? .object(members) : nil
         }
 
         mutating func list(depth: Int) -> EvidenceValue? {
-            index += 1
             var values: [EvidenceValue] = []
+            let isComplete = elements(closedBy: UInt8(ascii: "]")) { parser in
+                guard let value = parser.value(depth: depth + 1) else { return false }
+                values.append(value)
+                return true
+            }
+            return isComplete ? .list(values) : nil
+        }
+
+        /// Reads an object's or array's comma-separated elements, from its opening bracket through `closing`, each
+        /// with `element`; false when an element fails or the separators are wrong.
+        mutating func elements(closedBy closing: UInt8, _ element: (inout Parser) -> Bool) -> Bool {
+            index += 1
             skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            if index < bytes.count, bytes[index] == closing {
                 index += 1
-                return .list(values)
+                return true
             }
             while true {
-                guard let value = value(depth: depth + 1) else { return nil }
-                values.append(value)
+                guard element(&self) else { return false }
                 skipWhitespace()
-                guard index < bytes.count else { return nil }
+                guard index < bytes.count else { return false }
                 if bytes[index] == UInt8(ascii: ",") {
                     index += 1
-                } else if bytes[index] == UInt8(ascii: "]") {
+                } else if bytes[index] == closing {
                     index += 1
-                    return .list(values)
+                    return true
                 } else {
-                    return nil
+                    return false
                 }
             }
         }

@@ -13,14 +13,6 @@ package struct GenerationManifest: Codable, Sendable, Equatable {
         /// Transaction entries in the file's good records.
         package var transactionEntries: Int
 
-        /// Creates a file entry.
-        package init(path: String, records: Int, goodRecords: Int, transactionEntries: Int) {
-            self.path = path
-            self.records = records
-            self.goodRecords = goodRecords
-            self.transactionEntries = transactionEntries
-        }
-
         enum CodingKeys: String, CodingKey {
             case path
             case records

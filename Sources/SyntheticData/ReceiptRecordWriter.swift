@@ -194,27 +194,20 @@ struct ReceiptRecordWriter {
         json.key("original_purchase_date_pst")
         json.pacificDate(transaction.originalPurchaseMilliseconds)
         if impossibleDate == nil {
-            json.key("purchase_date_ms")
-            numeric(transaction.purchaseMilliseconds, typed: typed)
+            numeric("purchase_date_ms", transaction.purchaseMilliseconds, typed: typed)
         }
         json.key("unique_identifier")
         json.string(account.deviceIdentifier)
-        json.key("original_transaction_id")
-        numeric(transaction.originalTransactionID, typed: typed)
+        numeric("original_transaction_id", transaction.originalTransactionID, typed: typed)
         json.key("bvrs")
         json.string(app.shortVersion)
-        json.key("app_item_id")
-        numeric(app.appleID, typed: typed)
-        json.key("transaction_id")
-        numeric(transaction.transactionID, typed: typed)
-        json.key("quantity")
-        numeric(UInt64(transaction.quantity), typed: typed)
+        numeric("app_item_id", app.appleID, typed: typed)
+        numeric("transaction_id", transaction.transactionID, typed: typed)
+        numeric("quantity", UInt64(transaction.quantity), typed: typed)
         json.key("unique_vendor_identifier")
         json.string(account.vendorIdentifier)
-        json.key("item_id")
-        numeric(product.itemID, typed: typed)
-        json.key("version_external_identifier")
-        numeric(UInt64(app.buildNumber) * 1_000 + 7, typed: typed)
+        numeric("item_id", product.itemID, typed: typed)
+        numeric("version_external_identifier", UInt64(app.buildNumber) * 1_000 + 7, typed: typed)
         json.key("product_id")
         json.string(product.productUTF8)
         json.key("purchase_date")
@@ -231,8 +224,7 @@ struct ReceiptRecordWriter {
         }
         json.key("bid")
         json.string(app.bundleUTF8)
-        json.key("original_purchase_date_ms")
-        numeric(transaction.originalPurchaseMilliseconds, typed: typed)
+        numeric("original_purchase_date_ms", transaction.originalPurchaseMilliseconds, typed: typed)
         json.endObject()
         entries.append(NotedEntry(isSandbox: false, transactionID: transaction.transactionID, flags: 0))
     }
@@ -324,14 +316,11 @@ struct ReceiptRecordWriter {
         var flags: UInt8 = 0
         json.element()
         json.beginObject()
-        json.key("quantity")
-        numeric(UInt64(transaction.quantity), typed: typed)
+        numeric("quantity", UInt64(transaction.quantity), typed: typed)
         json.key("product_id")
         json.string(product.productUTF8)
-        json.key("transaction_id")
-        numeric(transaction.transactionID, typed: typed)
-        json.key("original_transaction_id")
-        numeric(transaction.originalTransactionID, typed: typed)
+        numeric("transaction_id", transaction.transactionID, typed: typed)
+        numeric("original_transaction_id", transaction.originalTransactionID, typed: typed)
         if let impossibleDate = pendingImpossibleDate {
             pendingImpossibleDate = nil
             json.key("purchase_date")
@@ -350,28 +339,23 @@ struct ReceiptRecordWriter {
                 typedNumbers: typed)
         }
         if transaction.webOrderLineItemID != 0 {
-            json.key("web_order_line_item_id")
-            numeric(transaction.webOrderLineItemID, typed: typed)
+            numeric("web_order_line_item_id", transaction.webOrderLineItemID, typed: typed)
         }
-        json.key("is_trial_period")
-        flag(transaction.isTrialPeriod, typed: typed)
+        flag("is_trial_period", transaction.isTrialPeriod, typed: typed)
         if transaction.isTrialPeriod { flags |= EntryFlag.trialPeriod }
         if app.hasModernFields && product.kind == .autoRenewable {
-            json.key("is_in_intro_offer_period")
-            flag(false, typed: typed)
+            flag("is_in_intro_offer_period", false, typed: typed)
         }
         if transaction.isCancelled(asOf: now) {
             if transaction.isUpgraded {
-                json.key("is_upgraded")
-                flag(true, typed: typed)
+                flag("is_upgraded", true, typed: typed)
                 flags |= EntryFlag.upgraded
             }
             json.appleDate(
                 "cancellation_date", "cancellation_date_ms", "cancellation_date_pst",
                 transaction.cancellationMilliseconds, typedNumbers: typed)
             if !transaction.isUpgraded {
-                json.key("cancellation_reason")
-                numeric(UInt64(transaction.cancellationReason), typed: typed)
+                numeric("cancellation_reason", UInt64(transaction.cancellationReason), typed: typed)
                 flags |= EntryFlag.refunded
             }
         }
@@ -415,15 +399,20 @@ struct ReceiptRecordWriter {
     // MARK: Values
 
     /// Apple's style is a quoted decimal; some recorders re-encoded it as a JSON number.
-    private mutating func numeric(_ value: UInt64, typed: Bool) {
+    /// Writes `"key":` and a number: a JSON number from a recorder that kept types, else a string as Apple's.
+    private mutating func numeric(_ key: StaticString, _ value: UInt64, typed: Bool) {
+        json.key(key)
         if typed { json.number(value) } else { json.quotedNumber(value) }
     }
 
-    private mutating func numeric(_ value: Int64, typed: Bool) {
+    private mutating func numeric(_ key: StaticString, _ value: Int64, typed: Bool) {
+        json.key(key)
         if typed { json.number(value) } else { json.quotedNumber(value) }
     }
 
-    private mutating func flag(_ value: Bool, typed: Bool) {
+    /// Writes `"key":` and a Boolean: `true`/`false` from a recorder that kept types, else Apple's `"true"`/`"false"`.
+    private mutating func flag(_ key: StaticString, _ value: Bool, typed: Bool) {
+        json.key(key)
         if typed { json.bool(value) } else { json.string(value ? "true" : "false") }
     }
 

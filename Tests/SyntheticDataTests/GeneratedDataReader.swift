@@ -1,3 +1,4 @@
+import AppStoreFormats
 import Foundation
 
 /// Reads generated receipt files back with `JSONSerialization` — independently of the generator's own code — and
@@ -178,30 +179,11 @@ struct GeneratedDataReader {
     }
 
     /// Whether a line that fails to parse ends inside a string or an open object or array (input cut short), as
-    /// opposed to a syntax error with every bracket closed.
+    /// opposed to a syntax error with every bracket closed: told apart as ingest's record splitter does.
     static func endsInsideValue(_ line: Data) -> Bool {
-        var depth = 0
-        var inString = false
-        var escaped = false
-        for byte in line {
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
-            default: break
-            }
-        }
-        return inString || depth > 0
+        var structure = JSONStructure()
+        for byte in line { structure.read(byte) }
+        return structure.isInsideValue
     }
 }
 

@@ -114,12 +114,10 @@ final class JSONDocumentSplitter {
         record.removeAll(keepingCapacity: true)
         let startLine = line
         recordNumber += 1
-        var depth = 0
-        var inString = false
-        var escaped = false
+        var structure = JSONStructure()
         var length = 0
         while let byte = peekByte() {
-            if !inString && depth == 0 && length > 0 {
+            if !structure.isInString && structure.depth == 0 && length > 0 {
                 // A scalar element ends at the array's delimiters; an object/array ended when depth returned to 0.
                 if isArray == true && (byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]")) { break }
                 if isArray != true && Self.isWhitespace(byte) && record.first != UInt8(ascii: "\"") { break }
@@ -127,23 +125,11 @@ final class JSONDocumentSplitter {
             _ = nextByte()
             length += 1
             if length <= maxRecordLength { record.append(byte) }
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-            } else {
-                switch byte {
-                case UInt8(ascii: "\""): inString = true
-                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
-                default: break
-                }
+            structure.read(byte)
+            if !structure.isInString && structure.depth <= 0 && (byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]"))
+            {
+                break
             }
-            if !inString && depth <= 0 && (byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]")) { break }
         }
         if length > maxRecordLength {
             return .unreadable(
@@ -151,7 +137,7 @@ final class JSONDocumentSplitter {
                 message: "record is \(length) bytes, longer than the \(maxRecordLength)-byte limit",
                 excerpt: Array(record.prefix(1024)))
         }
-        if let pendingError, depth > 0 || inString {
+        if let pendingError, structure.isInsideValue {
             // The file broke off inside this record: report the break, not a parse error of the fragment.
             self.pendingError = nil
             return pendingError

@@ -40,40 +40,37 @@ enum LogLine {
 
     /// `text` with control characters as `\n`, `\r`, `\t` or `\u{1B}`; with `quoting`, `"` and `\` escaped too.
     static func escaped(_ text: String, quoting: Bool) -> String {
-        guard text.unicodeScalars.contains(where: { isControl($0) || (quoting && ($0 == "\"" || $0 == "\\")) }) else {
-            return text
-        }
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\"" where quoting: result += "\\\""
-            case "\\" where quoting: result += "\\\\"
-            case _ where isControl(scalar): result += "\\u{" + hex(scalar.value, digits: 2) + "}"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        escaping(text, named: quoting ? quotedEscapes : controlEscapes) { "\\u{" + hex($0, digits: 2) + "}" }
     }
 
     static func jsonString(_ text: String) -> String {
-        var result = "\""
+        "\"" + escaping(text, named: jsonEscapes) { "\\u" + hex($0, digits: 4) } + "\""
+    }
+
+    /// The control characters both formats spell by name.
+    private static let controlEscapes: [Unicode.Scalar: String] = ["\n": "\\n", "\r": "\\r", "\t": "\\t"]
+    /// A quoted plain value also escapes its quotes and backslashes.
+    private static let quotedEscapes = controlEscapes.merging(["\"": "\\\"", "\\": "\\\\"]) { $1 }
+    /// JSON adds its own short forms of backspace and form feed.
+    private static let jsonEscapes = quotedEscapes.merging(["\u{08}": "\\b", "\u{0C}": "\\f"]) { $1 }
+
+    /// `text` with each scalar of `named` replaced by its escape and any other control character by `control` of its
+    /// value; unchanged (not copied) when there is nothing to escape.
+    private static func escaping(
+        _ text: String, named: [Unicode.Scalar: String], control: (UInt32) -> String
+    ) -> String {
+        guard text.unicodeScalars.contains(where: { named[$0] != nil || isControl($0) }) else { return text }
+        var result = ""
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\u{08}": result += "\\b"
-            case "\u{0C}": result += "\\f"
-            case _ where isControl(scalar): result += "\\u" + hex(scalar.value, digits: 4)
-            default: result.unicodeScalars.append(scalar)
+            if let escape = named[scalar] {
+                result += escape
+            } else if isControl(scalar) {
+                result += control(scalar.value)
+            } else {
+                result.unicodeScalars.append(scalar)
             }
         }
-        return result + "\""
+        return result
     }
 
     /// C0 controls, DEL, C1 controls, and the Unicode line and paragraph separators (some viewers break lines there).

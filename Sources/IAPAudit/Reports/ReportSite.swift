@@ -215,18 +215,32 @@ extension ReportSite {
         ]
     }
 
+    /// What a subject page of `kind` shows, in a sentence under its title.
+    private static func pageDescription(_ kind: String) -> String {
+        switch kind {
+        case "app-account":
+            "An app account (the hash of its application username: iap-audit hash-username NAME "
+                + "finds it): its receipts, transactions, store accounts and flags, oldest first."
+        case "store-account":
+            "A store account reconstructed from receipts (docs/fraud-rules.md): the original "
+                + "transactions it holds and the app accounts that posted them."
+        case "transaction":
+            "A transaction id: every receipt copy that listed it, where it was read, and the app "
+                + "account and store account it belongs to."
+        case "receipt": "One recorded receipt: the file and line it was read from and what it said."
+        default: "A receipt's data (the base64 text an app sent), by its SHA-256."
+        }
+    }
+
     func subjectPage(_ subject: Subject, pages: SubjectPages) throws -> SitePage {
         var page = SitePage(
             title:
                 "\(SubjectPages.noun(subject.kind).prefix(1).uppercased())\(SubjectPages.noun(subject.kind).dropFirst()) "
                 + subject.key,
-            description: "", breadcrumbs: Self.crumbsFromSubject)
+            description: Self.pageDescription(subject.kind), breadcrumbs: Self.crumbsFromSubject)
         page.blocks += try subjectFlags(subject)
         switch subject.kind {
         case "app-account":
-            page.description =
-                "An app account (the hash of its application username: iap-audit hash-username NAME "
-                + "finds it): its receipts, transactions, store accounts and flags, oldest first."
             let history = try ReportRunner(connection: connection).run(
                 try ReportRunner.definition(named: "account"), parameters: ["account": subject.key])
             page.blocks.append(.heading("History"))
@@ -244,49 +258,34 @@ extension ReportSite {
                         return [Self.text(row[0]), .text(kind), reference, Self.evidence(row[3])]
                     }))
         case "store-account":
-            page.description =
-                "A store account reconstructed from receipts (docs/fraud-rules.md): the original "
-                + "transactions it holds and the app accounts that posted them."
-            let members = try connection.query(
-                try SQLResources.query("site_store_account"), [subject.key], context: "read a store account")
-            page.blocks.append(.heading("Original transactions"))
-            page.blocks.append(
-                .table(
-                    columns: [
-                        "Original transaction", "First purchase (UTC)", "Last purchase (UTC)", "Ownable",
-                        "App accounts",
-                    ],
-                    rows: members.rows.map { row in
-                        [
-                            pages.cell(Subject(kind: "transaction", key: row[0] ?? ""), from: .subject),
-                            Self.text(row[1]), Self.text(row[2]), Self.text(row[3] == "t" ? "yes" : "no"),
-                            accounts(row[4], pages: pages),
-                        ]
-                    }))
+            page.blocks += try table(
+                "Original transactions", query: "site_store_account", of: subject, context: "read a store account",
+                columns: [
+                    "Original transaction", "First purchase (UTC)", "Last purchase (UTC)", "Ownable", "App accounts",
+                ]
+            ) { row in
+                [
+                    pages.cell(Subject(kind: "transaction", key: row[0] ?? ""), from: .subject),
+                    Self.text(row[1]), Self.text(row[2]), Self.text(row[3] == "t" ? "yes" : "no"),
+                    accounts(row[4], pages: pages),
+                ]
+            }
         case "transaction":
-            page.description =
-                "A transaction id: every receipt copy that listed it, where it was read, and the app "
-                + "account and store account it belongs to."
-            let copies = try connection.query(
-                try SQLResources.query("site_transaction"), [subject.key], context: "read a transaction")
-            page.blocks.append(.heading("Receipt copies"))
-            page.blocks.append(
-                .table(
-                    columns: [
-                        "Environment", "Product", "Original transaction", "Purchase (UTC)", "Cancelled (UTC)",
-                        "Read from", "Account", "Store account",
-                    ],
-                    rows: copies.rows.map { row in
-                        [
-                            Self.text(row[0]), .code(row[1] ?? ""), Self.text(row[2]), Self.text(row[3]),
-                            Self.text(row[4]), .code("\(row[5] ?? "?"):\(row[6] ?? "?") (\(row[7] ?? ""))"),
-                            accounts(row[8], pages: pages),
-                            row[11].map { pages.cell(Subject(kind: "store-account", key: $0), from: .subject) }
-                                ?? .empty,
-                        ]
-                    }))
+            page.blocks += try table(
+                "Receipt copies", query: "site_transaction", of: subject, context: "read a transaction",
+                columns: [
+                    "Environment", "Product", "Original transaction", "Purchase (UTC)", "Cancelled (UTC)",
+                    "Read from", "Account", "Store account",
+                ]
+            ) { row in
+                [
+                    Self.text(row[0]), .code(row[1] ?? ""), Self.text(row[2]), Self.text(row[3]),
+                    Self.text(row[4]), .code("\(row[5] ?? "?"):\(row[6] ?? "?") (\(row[7] ?? ""))"),
+                    accounts(row[8], pages: pages),
+                    row[11].map { pages.cell(Subject(kind: "store-account", key: $0), from: .subject) } ?? .empty,
+                ]
+            }
         case "receipt":
-            page.description = "One recorded receipt: the file and line it was read from and what it said."
             let receipt = try connection.query(
                 try SQLResources.query("site_receipt"), [subject.key], context: "read a receipt")
             if let row = receipt.rows.first {
@@ -303,10 +302,18 @@ extension ReportSite {
                         ("Transactions", transactions(row[12], pages: pages)),
                     ]))
             }
-        default:
-            page.description = "A receipt's data (the base64 text an app sent), by its SHA-256."
+        default: break
         }
         return page
+    }
+
+    /// A heading and a table of one row per row of the site query `name` for `subject`'s key.
+    private func table(
+        _ heading: String, query name: String, of subject: Subject, context: String, columns: [String],
+        row cells: ([String?]) -> [SitePage.Cell]
+    ) throws -> [SitePage.Block] {
+        let result = try connection.query(try SQLResources.query(name), [subject.key], context: context)
+        return [.heading(heading), .table(columns: columns, rows: result.rows.map(cells))]
     }
 
     /// Space-separated account hashes as cells linked to their pages.

@@ -39,19 +39,12 @@ struct PlantedEntry {
     }
 }
 
-/// Minimal JSON text building for the fraud writer (values are ASCII it chose itself, escaped anyway).
+/// Minimal JSON text building for the fraud writer; strings are escaped by `JSONByteWriter`, as in every other file.
 enum PlantedJSON {
     static func string(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case " "..."~": result.unicodeScalars.append(scalar)
-            default: result += "\\u" + String(String(scalar.value, radix: 16).suffix(4)).leftPadded(to: 4)
-            }
-        }
-        return result + "\""
+        var json = JSONByteWriter()
+        json.string(text)
+        return String(decoding: json.bytes, as: UTF8.self)
     }
 
     /// An object from (key, already-encoded value) pairs, in order.
@@ -61,11 +54,5 @@ enum PlantedJSON {
 
     static func array(_ elements: [String]) -> String {
         "[" + elements.joined(separator: ",") + "]"
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

@@ -48,21 +48,9 @@ struct OperatingTests {
 
     @Test func sigtermFinishesTheFileInProgressAndRecordsTheRunAsInterrupted() throws {
         let test = try TestWorkspace()
-        var scenario = ReceiptScenario.benchmark(entries: 60_000)
-        scenario.seed = 9
-        _ = try ReceiptDataGenerator(scenario: scenario).write(to: test.directory.path, compress: true)
-        let receipts = test.directory.appendingPathComponent("receipts").path
-        let arguments = [
-            "run", "--database-url", test.conninfo, "--receipts", receipts, "--out",
-            test.directory.appendingPathComponent("out").path,
-        ]
-        let (process, stdout, stderr) = try BinaryUnderTest.start(arguments)
-        defer {
-            try? FileManager.default.removeItem(at: stdout)
-            try? FileManager.default.removeItem(at: stderr)
-        }
-        // Wait until the first file is in, then ask to stop.
-        for _ in 0..<600 where try test.count("SELECT count(*) FROM input_file") == 0 { usleep(50_000) }
+        let (process, arguments, outputs) = try startRunUntilAFileIsStored(in: test, entries: 60_000, seed: 9)
+        defer { outputs.forEach { try? FileManager.default.removeItem(at: $0) } }
+        // The first file is in: ask to stop.
         let wasRunning = process.isRunning
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
@@ -82,21 +70,9 @@ struct OperatingTests {
 
     @Test func twoRunsAtOnceOneWorksTheOtherExitsSeventyFiveAtOnce() throws {
         let test = try TestWorkspace()
-        var scenario = ReceiptScenario.benchmark(entries: 40_000)
-        scenario.seed = 3
-        _ = try ReceiptDataGenerator(scenario: scenario).write(to: test.directory.path, compress: true)
-        let arguments = [
-            "run", "--database-url", test.conninfo, "--receipts",
-            test.directory.appendingPathComponent("receipts").path,
-            "--out", test.directory.appendingPathComponent("out").path,
-        ]
-        let (first, stdout, stderr) = try BinaryUnderTest.start(arguments)
-        defer {
-            try? FileManager.default.removeItem(at: stdout)
-            try? FileManager.default.removeItem(at: stderr)
-        }
-        // The first run holds the lock once it has stored a file.
-        for _ in 0..<600 where try test.count("SELECT count(*) FROM input_file") == 0 { usleep(50_000) }
+        let (first, arguments, outputs) = try startRunUntilAFileIsStored(in: test, entries: 40_000, seed: 3)
+        defer { outputs.forEach { try? FileManager.default.removeItem(at: $0) } }
+        // The first run holds the lock now that it has stored a file.
         let firstWasRunning = first.isRunning
         let started = Date()
         let second = try BinaryUnderTest.run(arguments)
@@ -108,5 +84,23 @@ struct OperatingTests {
         #expect(secondSeconds < 10, "the second run must give up at once, not wait")
         #expect(first.terminationStatus == 0)
         #expect(try test.count("SELECT count(*) FROM pipeline_run WHERE outcome = 'succeeded'") == 1)
+    }
+
+    /// Starts `iap-audit run` over a generated receipt set of about `entries` transaction entries, and returns once
+    /// the run has stored its first file: the process, its arguments (to run it again), and its output files.
+    private func startRunUntilAFileIsStored(
+        in test: TestWorkspace, entries: Int, seed: UInt64
+    ) throws -> (process: Process, arguments: [String], outputs: [URL]) {
+        var scenario = ReceiptScenario.benchmark(entries: entries)
+        scenario.seed = seed
+        _ = try ReceiptDataGenerator(scenario: scenario).write(to: test.directory.path, compress: true)
+        let arguments = [
+            "run", "--database-url", test.conninfo, "--receipts",
+            test.directory.appendingPathComponent("receipts").path,
+            "--out", test.directory.appendingPathComponent("out").path,
+        ]
+        let (process, stdout, stderr) = try BinaryUnderTest.start(arguments)
+        for _ in 0..<600 where try test.count("SELECT count(*) FROM input_file") == 0 { usleep(50_000) }
+        return (process, arguments, [stdout, stderr])
     }
 }

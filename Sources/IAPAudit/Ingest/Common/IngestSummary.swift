@@ -40,18 +40,12 @@ package struct IngestSummary: Sendable, Codable, Equatable {
     package init() {}
 
     mutating func add(_ other: IngestSummary) {
-        filesSeen += other.filesSeen
-        filesIngested += other.filesIngested
-        filesAlreadyIngested += other.filesAlreadyIngested
-        filesIgnored += other.filesIgnored
-        filesFailed += other.filesFailed
-        filesDeferred += other.filesDeferred
-        alreadyStored += other.alreadyStored
-        records += other.records
-        stored += other.stored
-        quarantined += other.quarantined
-        quarantinedFileProblems += other.quarantinedFileProblems
-        transactionEntries += other.transactionEntries
+        // Every count that adds up over files and runs (key paths are not Sendable, so no static list).
+        let counts: [WritableKeyPath<IngestSummary, Int>] = [
+            \.filesSeen, \.filesIngested, \.filesAlreadyIngested, \.filesIgnored, \.filesFailed, \.filesDeferred,
+            \.alreadyStored, \.records, \.stored, \.quarantined, \.quarantinedFileProblems, \.transactionEntries,
+        ]
+        for count in counts { self[keyPath: count] += other[keyPath: count] }
         quarantinedByReason.merge(other.quarantinedByReason, uniquingKeysWith: +)
         signedOutcomes.merge(other.signedOutcomes, uniquingKeysWith: +)
     }
