@@ -73,12 +73,10 @@ struct AppTransactionStoreAccountTests {
                 ["3000000003", "sa-3000000001", "true", "7000000001"],
                 ["3000000004", "sa-3000000004", "false", nil],
             ])
-        let flags = try test.connection.query(
-            """
-            SELECT subject_key, (evidence ->> 'app_accounts') FROM flag WHERE rule = 'shared-store-account'
-            """
-        ).rows
-        #expect(flags == [["sa-3000000001", "3"]])
+        #expect(
+            try Self.flags(test, "shared-store-account", "subject_key", "evidence ->> 'app_accounts'") == [
+                ["sa-3000000001", "3"]
+            ])
     }
 
     @Test func anAppAccountPayingFromThreeAppTransactionIdsPaysFromThreeConfirmedStoreAccounts() throws {
@@ -92,12 +90,9 @@ struct AppTransactionStoreAccountTests {
                 try Self.purchase(data, "3000000013", by: "eve", app: "7000000013", day: 8),
             ])
         _ = try test.workspace.detect(rules: [.manyStoreAccounts])
-        let flags = try test.connection.query(
-            """
-            SELECT severity, (evidence ->> 'confirmed_store_accounts') FROM flag WHERE rule = 'many-store-accounts'
-            """
-        ).rows
-        #expect(flags == [["warning", "3"]])
+        #expect(
+            try Self.flags(test, "many-store-accounts", "severity", "evidence ->> 'confirmed_store_accounts'")
+                == [["warning", "3"]])
     }
 
     @Test func aLaterFileJoinsTheStoreAccountOfItsAppTransactionIdAsARebuildWould() throws {
@@ -126,5 +121,16 @@ struct AppTransactionStoreAccountTests {
                 == [["sa-3000000022", "sa-3000000021"]])
         _ = try test.workspace.detect(rules: [], rebuildStoreAccounts: true)
         #expect(try Self.clusters(test) == incremental)
+    }
+
+    /// Two columns of the flags `rule` raised, in subject order.
+    private static func flags(
+        _ test: TestWorkspace, _ rule: String, _ first: String, _ second: String
+    ) throws
+        -> [[String?]]
+    {
+        try test.connection.query(
+            "SELECT \(first), (\(second)) FROM flag WHERE rule = $1 ORDER BY subject_key", [rule]
+        ).rows
     }
 }
