@@ -6,6 +6,9 @@ package struct IngestSummary: Sendable, Codable, Equatable {
     package var filesIngested = 0
     /// Files whose exact bytes were stored before (re-ingest is a no-op).
     package var filesAlreadyIngested = 0
+    /// Of `filesAlreadyIngested`, the files not read at all: the same path, size and modification time as when their
+    /// whole content was found stored (`known_file`; `--rehash` reads them).
+    package var filesUnchanged = 0
     /// Files in directories that were not read (hidden, of another kind, not regular files), with their paths in
     /// the log.
     package var filesIgnored = 0
@@ -43,6 +46,7 @@ package struct IngestSummary: Sendable, Codable, Equatable {
         filesSeen += other.filesSeen
         filesIngested += other.filesIngested
         filesAlreadyIngested += other.filesAlreadyIngested
+        filesUnchanged += other.filesUnchanged
         filesIgnored += other.filesIgnored
         filesFailed += other.filesFailed
         filesDeferred += other.filesDeferred
