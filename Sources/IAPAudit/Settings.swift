@@ -25,6 +25,9 @@ package struct Settings: Sendable {
     /// A receipt file changed less than this many seconds ago may still be being written: its incomplete end waits
     /// for a later run (`IAP_AUDIT_SETTLING_SECONDS`).
     package var settlingSeconds = ReceiptIngest.defaultSettlingSeconds
+    /// Ingest reads every input file, also those stored before and unchanged since (same path, size and
+    /// modification time), which are otherwise skipped unread (`--rehash`).
+    package var isRehash = false
     /// The longest a statement waits for a lock another session holds before the command gives up with exit 75,
     /// naming that session (`IAP_AUDIT_LOCK_TIMEOUT`, seconds).
     package var lockTimeout: Double = 120

@@ -36,11 +36,17 @@ struct IngestOptions: ParsableArguments {
     @Argument(help: "Files or directories.")
     var paths: [String]
 
+    @Flag(
+        help: "Read every file, also those stored before and unchanged since (same path, size and modification time).")
+    var rehash = false
+
     /// Installs the stop handlers (a signal ends the ingest after the file in hand), sets up logging and opens the
     /// workspace.
     func openWorkspace() throws -> (Workspace, StopRequest) {
         let stop = SignalHandling.installStopHandlers()
-        let (settings, logger) = try global.settings()
+        let (configured, logger) = try global.settings()
+        var settings = configured
+        settings.isRehash = rehash
         return (try Workspace(settings: settings, logger: logger), stop)
     }
 }

@@ -44,6 +44,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Read and validate everything, keep nothing, write no reports.")
     var dryRun = false
 
+    @Flag(help: "Read every input file, also those stored before and unchanged since (same path, size and mtime).")
+    var rehash = false
+
     func validate() throws {
         if demo && (catalog != nil || !receiptPaths.isEmpty || !salesPaths.isEmpty || config != nil) {
             throw ValidationError("--demo brings its own data; drop --config, --catalog, --receipts and --sales")
@@ -67,7 +70,7 @@ struct RunCommand: ParsableCommand {
                 var configuration = try config.map { try RunConfiguration.load(path: $0) } ?? RunConfiguration()
                 configuration.applyEnvironment(ProcessInfo.processInfo.environment)
                 var plan: RunPlan
-                let settings: Settings
+                var settings: Settings
                 let logger: CommandLogger
                 if demo {
                     let examples = try ExampleData.locateOrGenerate(
@@ -88,6 +91,7 @@ struct RunCommand: ParsableCommand {
                 }
                 plan.reports = reports.isEmpty ? configuration.reports : reports
                 plan.isDryRun = dryRun
+                settings.isRehash = rehash
                 let workspace = try Workspace(settings: settings, logger: logger)
                 workspace.onProgress = TerminalProgress.handler(
                     logFormat: global.logFormat ?? LogFormat(rawValue: configuration.logFormat) ?? .plain)

@@ -18,6 +18,7 @@ extension Workspace {
             runID: runID, logger: logger)
         ingest.onProgress = onProgress
         ingest.settlingSeconds = settings.settlingSeconds
+        ingest.isRehash = settings.isRehash
         return try ingest.ingest(paths: paths, stop: stop)
     }
 }

@@ -10,6 +10,9 @@ extension Workspace {
     }
 
     func ingestSalesStage(paths: [String], runID: Int64, stop: StopRequest) throws -> SalesIngestSummary {
-        try SalesIngest(connection: connection, runID: runID, logger: logger).ingest(paths: paths, stop: stop)
+        var ingest = SalesIngest(connection: connection, runID: runID, logger: logger)
+        ingest.settlingSeconds = settings.settlingSeconds
+        ingest.isRehash = settings.isRehash
+        return try ingest.ingest(paths: paths, stop: stop)
     }
 }

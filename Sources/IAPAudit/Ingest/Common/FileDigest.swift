@@ -37,8 +37,12 @@ struct FileScan {
     var lastNonWhitespace: UInt8?
     /// Whether the file starts with the gzip magic bytes.
     var isGzip: Bool
+    /// The file's size and modification time when the scan began.
+    var stat: FileStat
+    /// When the scan began.
+    var scannedAt: Date
     /// The file's modification time.
-    var modifiedAt: Date
+    var modifiedAt: Date { stat.modifiedAt }
 
     static let tailLimit = 1 << 20
 
@@ -47,17 +51,16 @@ struct FileScan {
 
     /// Reads `path` once; `prefixLength` asks for the digest of that many leading bytes too.
     static func of(path: String, prefixLength: Int? = nil) throws(IAPAuditError) -> FileScan {
+        // Before the file is opened: a write (or a file renamed over this path) after this changes what a later run
+        // sees, so it never takes the file as it is then for the one read now.
+        let scannedAt = Date()
+        let statBefore = try? FileStat.of(path: path)
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw IAPAuditError.input("cannot open \(path)")
         }
         defer { try? handle.close() }
-        let modifiedAt: Date
-        do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            modifiedAt = attributes[.modificationDate] as? Date ?? Date()
-        } catch {
-            throw IAPAuditError.input("cannot read \(path): \(describe(error))")
-        }
+        let stat: FileStat
+        if let statBefore { stat = statBefore } else { stat = try FileStat.of(path: path) }
         var hash = ContentHash.Stream()
         var size = 0
         var prefix: [UInt8]?
@@ -108,6 +111,18 @@ struct FileScan {
             whole: FileDigest(sha256: hash.finalize(), size: size),
             throughLastNewline: throughNewline.map { FileDigest(sha256: $0.state.finalize(), size: $0.end) },
             prefixSHA256: prefix, tail: tail, lastNonWhitespace: lastNonWhitespace, isGzip: firstBytes == [0x1F, 0x8B],
-            modifiedAt: modifiedAt)
+            stat: stat, scannedAt: scannedAt)
+    }
+
+    /// The file's size and modification time when `consumed` is all of it, as it was when the scan began, and it had
+    /// not changed for `settlingSeconds` by then: what a later run may compare instead of reading the file again
+    /// (`KnownFiles`). Nil for a part of a file, a file that changed while it was read, or one changed too recently
+    /// for its modification time to tell a later write apart (a write within the file system's timestamp
+    /// granularity, or from a machine whose clock differs, can leave the time as it was).
+    func completeStat(consumed: FileDigest, settlingSeconds: Double) -> FileStat? {
+        guard consumed.size == whole.size, consumed.sha256 == whole.sha256, whole.size == stat.size,
+            scannedAt.timeIntervalSince(stat.modifiedAt) >= settlingSeconds
+        else { return nil }
+        return stat
     }
 }

@@ -6,6 +6,9 @@ package struct IngestSummary: Sendable, Codable, Equatable {
     package var filesIngested = 0
     /// Files whose exact bytes were stored before (re-ingest is a no-op).
     package var filesAlreadyIngested = 0
+    /// Of `filesAlreadyIngested`, the files not read at all: the same path, size and modification time as when their
+    /// whole content was found stored (`known_file`; `--rehash` reads them).
+    package var filesUnchanged = 0
     /// Files in directories that were not read (hidden, of another kind, not regular files), with their paths in
     /// the log.
     package var filesIgnored = 0
@@ -42,8 +45,9 @@ package struct IngestSummary: Sendable, Codable, Equatable {
     mutating func add(_ other: IngestSummary) {
         // Every count that adds up over files and runs (key paths are not Sendable, so no static list).
         let counts: [WritableKeyPath<IngestSummary, Int>] = [
-            \.filesSeen, \.filesIngested, \.filesAlreadyIngested, \.filesIgnored, \.filesFailed, \.filesDeferred,
-            \.alreadyStored, \.records, \.stored, \.quarantined, \.quarantinedFileProblems, \.transactionEntries,
+            \.filesSeen, \.filesIngested, \.filesAlreadyIngested, \.filesUnchanged, \.filesIgnored, \.filesFailed,
+            \.filesDeferred, \.alreadyStored, \.records, \.stored, \.quarantined, \.quarantinedFileProblems,
+            \.transactionEntries,
         ]
         for count in counts { self[keyPath: count] += other[keyPath: count] }
         quarantinedByReason.merge(other.quarantinedByReason, uniquingKeysWith: +)

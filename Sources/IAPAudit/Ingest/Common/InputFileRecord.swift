@@ -26,6 +26,9 @@ struct InputFileRecord {
     var runID: Int64?
     var start = Start()
     var modifiedAt: Date?
+    /// Set when this read takes the whole file, settled (`FileScan.completeStat`): `insert` then remembers the path
+    /// as known, so later runs skip the file unread while it stays as it is.
+    var completeFile: FileStat?
 
     /// Whether a file of this kind with exactly these bytes is stored already (re-ingest is a no-op).
     static func isStored(_ digest: FileDigest, kind: Kind, on connection: Connection) throws -> Bool {
@@ -90,6 +93,10 @@ struct InputFileRecord {
             ], context: "record input file")
         guard let stored = result.string(0, 0).flatMap({ Int64($0) }) else {
             throw IAPAuditError.internalInconsistency("INSERT … RETURNING id gave no id")
+        }
+        if let completeFile {
+            try KnownFiles.remember(
+                path: path, kind: kind, stat: completeFile, sha256: digest.sha256, runID: runID, on: connection)
         }
         return stored
     }

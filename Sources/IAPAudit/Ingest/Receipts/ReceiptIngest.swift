@@ -26,6 +26,8 @@ package struct ReceiptIngest {
     package var settlingSeconds = ReceiptIngest.defaultSettlingSeconds
     /// A recorder finishes a line in microseconds; a minute is ample and delays a finished file very little.
     package static let defaultSettlingSeconds: Double = 60
+    /// Reads every file, also those `known_file` holds unchanged (`--rehash`).
+    package var isRehash = false
 
     /// An ingest writing through `connection`, hashing usernames with `hasher`, judging signed data with `verifier`,
     /// attributing rows to run `runID`.
@@ -44,11 +46,12 @@ package struct ReceiptIngest {
     /// Ingests every receipt file under `paths`; a `stop` request is honoured between files. A file that cannot be
     /// read or stored is quarantined as a whole and the batch goes on.
     package func ingest(paths: [String], stop: StopRequest = StopRequest()) throws -> IngestSummary {
-        let inputs = try InputFiles.expand(paths) { ReceiptFileFormat(fileName: $0) != nil }
+        var inputs = try InputFiles.expand(paths) { ReceiptFileFormat(fileName: $0) != nil }
         var summary = IngestSummary()
         try summary.recordSkipped(
             inputs, expected: "receipt files are .json, .jsonl, .ndjson, optionally .gz", runID: runID,
             connection: connection, logger: logger)
+        try summary.skipUnchanged(&inputs, kind: .receipts, isRehash: isRehash, connection: connection, logger: logger)
         // While one file is loaded and merged, the next one is already being parsed on its own thread: the merge
         // is server work, the parse ours, and the two cores do both at once.
         var next: Result<PreparedReceiptFile, any Error>?
@@ -100,12 +103,18 @@ package struct ReceiptIngest {
             }
             consumed = complete
         }
+        let complete = scan.completeStat(consumed: consumed, settlingSeconds: settlingSeconds)
         guard try !InputFileRecord.isStored(consumed, kind: .receipts, on: connection) else {
+            if let complete {
+                try KnownFiles.remember(
+                    path: path, kind: .receipts, stat: complete, sha256: consumed.sha256, runID: runID, on: connection)
+            }
             return PreparedReceiptFile(path: path, skipped: .alreadyIngested)
         }
         var record = InputFileRecord(
             kind: .receipts, path: path, digest: consumed, isGzip: scan.isGzip, runID: runID,
             modifiedAt: scan.modifiedAt)
+        record.completeFile = complete
         let reader: ReceiptFileReader
         do {
             if let earlier, let endLine = earlier.endLine, !earlier.isGzip, !scan.isGzip, format == .jsonLines,

@@ -15,6 +15,11 @@ package struct SalesIngest {
     private let runID: Int64?
     private let maxLineLength: Int
     private let logger: Logger
+    /// Reads every file, also those `known_file` holds unchanged (`--rehash`).
+    package var isRehash = false
+    /// A file changed less than this long ago is hashed again by the next run rather than remembered as known: its
+    /// modification time may not yet tell a later write apart.
+    package var settlingSeconds = ReceiptIngest.defaultSettlingSeconds
 
     /// An ingest writing through `connection`, attributing files to run `runID`.
     package init(
@@ -30,11 +35,13 @@ package struct SalesIngest {
     /// optionally `.gz`).
     /// A file that cannot be read or stored is quarantined as a whole and the batch goes on.
     package func ingest(paths: [String], stop: StopRequest = StopRequest()) throws -> SalesIngestSummary {
-        let inputs = try InputFiles.expand(paths) { SalesFileKind.accepts(fileName: $0) }
+        var inputs = try InputFiles.expand(paths) { SalesFileKind.accepts(fileName: $0) }
         var summary = SalesIngestSummary()
         try summary.ingest.recordSkipped(
             inputs, expected: "report files are .txt, .tsv, .csv, optionally .gz", runID: runID,
             connection: connection, logger: logger)
+        try summary.ingest.skipUnchanged(
+            &inputs, kind: .sales, isRehash: isRehash, connection: connection, logger: logger)
         for path in inputs.files {
             try stop.check()
             do {
@@ -52,17 +59,26 @@ package struct SalesIngest {
         var summary = SalesIngestSummary()
         summary.ingest.filesSeen = 1
         let stopwatch = Stopwatch()
-        let digest = try FileDigest.of(path: path)
+        let scan = try FileScan.of(path: path)
+        let digest = scan.whole
+        let complete = scan.completeStat(consumed: digest, settlingSeconds: settlingSeconds)
         let outcome = try connection.transaction { () throws -> SalesIngestSummary? in
             try connection.advisoryTransactionLock(digest.lockKey)
-            guard try !InputFileRecord.isStored(digest, kind: .sales, on: connection) else { return nil }
+            guard try !InputFileRecord.isStored(digest, kind: .sales, on: connection) else {
+                if let complete {
+                    try KnownFiles.remember(
+                        path: path, kind: .sales, stat: complete, sha256: digest.sha256, runID: runID, on: connection)
+                }
+                return nil
+            }
             let reader: SalesReportFileReader
             do {
                 reader = try SalesReportFileReader(path: path, maxLineLength: maxLineLength)
             } catch {
                 throw IAPAuditError.input("cannot open \(path): \(error)")
             }
-            let record = InputFileRecord(kind: .sales, path: path, digest: digest, isGzip: reader.isGzip, runID: runID)
+            var record = InputFileRecord(kind: .sales, path: path, digest: digest, isGzip: reader.isGzip, runID: runID)
+            record.completeFile = complete
             let fileID = try record.insert(on: connection)
             return try load(reader, fileID: fileID, path: path)
         }

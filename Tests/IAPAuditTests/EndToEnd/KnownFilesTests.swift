@@ -1,0 +1,216 @@
+import Foundation
+import Postgres
+import TestSupport
+import Testing
+
+@testable import IAPAudit
+
+/// A daily run finds the whole history in its input folders: files stored before and unchanged since (same path,
+/// size and modification time) are skipped unread, counted as already ingested; anything else is read as before.
+struct KnownFilesTests {
+    /// A modification time well past the settling time, in whole seconds so that it is set exactly.
+    static let longAgo = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 3 * 3600).rounded(.down))
+
+    static func setModified(_ path: String, to date: Date) throws {
+        try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: path)
+    }
+
+    /// A count from the last run's recorded summary, by its JSON path (`["filesUnchanged"]` for `ingest receipts`,
+    /// `["sales", "ingest", "filesUnchanged"]` for `run`).
+    static func lastRun(_ test: TestWorkspace, _ path: String...) throws -> Int {
+        try test.count(
+            "SELECT (summary #>> '{\(path.joined(separator: ","))}')::int FROM pipeline_run ORDER BY id DESC LIMIT 1")
+    }
+
+    @Test func anUnchangedFileIsSkippedUnreadAndCountedAsAlreadyIngested() throws {
+        let test = try TestWorkspace()
+        let spool = test.directory.appendingPathComponent("spool").path
+        let changing = try test.write("spool/a.jsonl", LiveSpoolTests.lines(1...2))
+        let other = try test.write("spool/b.jsonl", LiveSpoolTests.lines(3...3))
+        try Self.setModified(changing, to: Self.longAgo)
+        try Self.setModified(other, to: Self.longAgo)
+        let ingest = ["ingest", "receipts", "--database-url", test.conninfo, spool]
+        let first = try BinaryUnderTest.run(ingest)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("files: 2 seen, 2 ingested, 0 already ingested"), "\(first.stdout)")
+        #expect(try test.count("SELECT count(*) FROM known_file") == 2)
+
+        let second = try BinaryUnderTest.run(ingest)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stdout.contains("files: 2 seen, 0 ingested, 2 already ingested"), "\(second.stdout)")
+        #expect(try Self.lastRun(test, "filesUnchanged") == 2)
+
+        // New bytes of the same length under the old modification time: only reading the file could tell, and an
+        // unchanged file is not read. (A recorder never does this; it shows that the skip reads nothing.)
+        try Data(LiveSpoolTests.lines(8...9).utf8).write(to: URL(fileURLWithPath: changing))
+        try Self.setModified(changing, to: Self.longAgo)
+        let third = try BinaryUnderTest.run(ingest)
+        #expect(third.stdout.contains("files: 2 seen, 0 ingested, 2 already ingested"), "\(third.stdout)")
+        #expect(try test.count("SELECT count(*) FROM receipt") == 3)
+
+        // --rehash reads every file: the changed one is stored, the other is recognised by its hash.
+        let rehashed = try BinaryUnderTest.run(ingest + ["--rehash"])
+        #expect(rehashed.status == 0, "\(rehashed.stderr)")
+        #expect(rehashed.stdout.contains("files: 2 seen, 1 ingested, 1 already ingested"), "\(rehashed.stdout)")
+        #expect(rehashed.stdout.contains("records: 2 read, 2 stored"), "\(rehashed.stdout)")
+        #expect(try Self.lastRun(test, "filesUnchanged") == 0)
+        #expect(try test.count("SELECT count(*) FROM receipt") == 5)
+
+        // Again: every file read, nothing stored twice.
+        let again = try BinaryUnderTest.run(ingest + ["--rehash"])
+        #expect(again.stdout.contains("files: 2 seen, 0 ingested, 2 already ingested"), "\(again.stdout)")
+        #expect(try Self.lastRun(test, "filesUnchanged") == 0)
+        #expect(try test.count("SELECT count(*) FROM receipt") == 5)
+        #expect(try test.count("SELECT count(*) FROM purchase") == 5)
+    }
+
+    @Test func aTouchedFileIsReadAgainAndStoresNothingTwice() throws {
+        let test = try TestWorkspace()
+        let path = try test.write("spool/a.jsonl", LiveSpoolTests.lines(1...3))
+        try Self.setModified(path, to: Self.longAgo)
+        let ingest = ["ingest", "receipts", "--database-url", test.conninfo, path]
+        #expect(try BinaryUnderTest.run(ingest).status == 0)
+
+        try Self.setModified(path, to: Self.longAgo.addingTimeInterval(1))
+        let touched = try BinaryUnderTest.run(ingest)
+        #expect(touched.status == 0, "\(touched.stderr)")
+        #expect(touched.stdout.contains("1 already ingested"), "\(touched.stdout)")
+        #expect(try Self.lastRun(test, "filesUnchanged") == 0)
+        #expect(try test.count("SELECT count(*) FROM receipt") == 3)
+        #expect(try test.count("SELECT count(*) FROM input_file") == 1)
+
+        // Read once under its new time, the file is known again.
+        let next = try BinaryUnderTest.run(ingest)
+        #expect(next.stdout.contains("1 already ingested"), "\(next.stdout)")
+        #expect(try Self.lastRun(test, "filesUnchanged") == 1)
+    }
+
+    @Test func anAppendedFileIsReadAgainAndStoresOnlyTheNewRecords() throws {
+        let test = try TestWorkspace()
+        let path = try test.write("spool/today.jsonl", LiveSpoolTests.lines(1...2))
+        try Self.setModified(path, to: Self.longAgo)
+        let ingest = ["ingest", "receipts", "--database-url", test.conninfo, path]
+        #expect(try BinaryUnderTest.run(ingest).status == 0)
+
+        // Appended a moment ago: read from where the last read ended.
+        try LiveSpoolTests.append(LiveSpoolTests.lines(3...3), to: path)
+        let grown = try BinaryUnderTest.run(ingest)
+        #expect(grown.status == 0, "\(grown.stderr)")
+        #expect(grown.stdout.contains("records: 1 read, 1 stored"), "\(grown.stdout)")
+        #expect(try test.count("SELECT count(*) FROM receipt") == 3)
+
+        // Changed within the settling time, the file is hashed again rather than trusted by its time...
+        let young = try BinaryUnderTest.run(ingest)
+        #expect(young.stdout.contains("1 already ingested"), "\(young.stdout)")
+        #expect(try Self.lastRun(test, "filesUnchanged") == 0)
+        // ...and once it has settled, remembered with its new size and time.
+        try Self.setModified(path, to: Self.longAgo.addingTimeInterval(60))
+        _ = try BinaryUnderTest.run(ingest)
+        let settled = try BinaryUnderTest.run(ingest)
+        #expect(settled.stdout.contains("1 already ingested"), "\(settled.stdout)")
+        #expect(try Self.lastRun(test, "filesUnchanged") == 1)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(try test.count("SELECT size_bytes FROM known_file") == size)
+
+        // Appended again, under a time long past: the size tells.
+        try LiveSpoolTests.append(LiveSpoolTests.lines(4...4), to: path)
+        try Self.setModified(path, to: Self.longAgo.addingTimeInterval(60))
+        let appended = try BinaryUnderTest.run(ingest)
+        #expect(appended.stdout.contains("records: 1 read, 1 stored"), "\(appended.stdout)")
+        #expect(try test.count("SELECT count(*) FROM receipt") == 4)
+    }
+
+    @Test func aFileReadOnlyUpToItsLastCompleteLineIsNotTakenForDone() throws {
+        let test = try TestWorkspace()
+        let complete = LiveSpoolTests.record(3)
+        let cut = complete.utf8.count / 2
+        let path = try test.write(
+            "spool/today.jsonl",
+            LiveSpoolTests.lines(1...2) + String(decoding: Array(complete.utf8).prefix(cut), as: UTF8.self))
+        let first = try test.workspace.ingestReceipts(paths: [path])
+        #expect(first.stored == 2)
+        #expect(try test.count("SELECT count(*) FROM known_file") == 0)
+
+        try LiveSpoolTests.append(String(decoding: Array(complete.utf8).dropFirst(cut), as: UTF8.self) + "\n", to: path)
+        let second = try test.workspace.ingestReceipts(paths: [path])
+        #expect(second.stored == 1)
+        #expect(second.filesUnchanged == 0)
+    }
+
+    @Test func onlyAWholeSettledFileUnchangedWhileReadIsRemembered() throws {
+        let test = try TestWorkspace()
+        let path = try test.write("spool/today.jsonl", LiveSpoolTests.lines(1...2) + #"{"application_username""#)
+        try Self.setModified(path, to: Self.longAgo)
+        let scan = try FileScan.of(path: path)
+        let stat = try #require(scan.completeStat(consumed: scan.whole, settlingSeconds: 60))
+        #expect(stat.size == scan.whole.size)
+        #expect(stat.modifiedNanoseconds == Int64(Self.longAgo.timeIntervalSince1970) * 1_000_000_000)
+        // Up to the last complete line only: a part of the file.
+        let complete = try #require(scan.throughLastNewline)
+        #expect(scan.completeStat(consumed: complete, settlingSeconds: 60) == nil)
+        // Changed within the settling time.
+        #expect(scan.completeStat(consumed: scan.whole, settlingSeconds: 4 * 3600) == nil)
+        // Grown after its size was taken (the bytes read are more than the size the scan began with).
+        var grown = scan
+        grown.stat.size -= 1
+        #expect(grown.completeStat(consumed: scan.whole, settlingSeconds: 60) == nil)
+    }
+
+    @Test func aFileCopiedToANewPathIsReadOnceAndStoresNothingTwice() throws {
+        let test = try TestWorkspace()
+        let spool = test.directory.appendingPathComponent("spool").path
+        let original = try test.write("spool/a.jsonl", LiveSpoolTests.lines(1...3))
+        try Self.setModified(original, to: Self.longAgo)
+        let ingest = ["ingest", "receipts", "--database-url", test.conninfo, spool]
+        #expect(try BinaryUnderTest.run(ingest).status == 0)
+
+        // A rotation's copy keeps the bytes and (cp -p, rename) the modification time, under a path never seen.
+        let copy = try test.write("spool/archive/a-2014-03-02.jsonl", LiveSpoolTests.lines(1...3))
+        try Self.setModified(copy, to: Self.longAgo)
+        let copied = try BinaryUnderTest.run(ingest)
+        #expect(copied.status == 0, "\(copied.stderr)")
+        #expect(copied.stdout.contains("files: 2 seen, 0 ingested, 2 already ingested"), "\(copied.stdout)")
+        #expect(try Self.lastRun(test, "filesUnchanged") == 1)
+        #expect(try test.count("SELECT count(*) FROM receipt") == 3)
+        #expect(try test.count("SELECT count(*) FROM input_file") == 1)
+
+        // Hashed once under its new path, the copy is known too.
+        let next = try BinaryUnderTest.run(ingest)
+        #expect(next.stdout.contains("2 already ingested"), "\(next.stdout)")
+        #expect(try Self.lastRun(test, "filesUnchanged") == 2)
+    }
+
+    @Test func runSkipsUnchangedReportsAndRehashReadsThemAll() throws {
+        let test = try TestWorkspace()
+        let receipts = try test.write("receipts/a.jsonl", LiveSpoolTests.lines(1...2))
+        let report = try test.write(
+            "reports/S_D_80000001_20140302.txt",
+            SalesTestData.header20 + "\n" + SalesTestData.row20(sku: "coins", units: 1, begin: "03/02/2014") + "\n")
+        try Self.setModified(receipts, to: Self.longAgo)
+        try Self.setModified(report, to: Self.longAgo)
+        let run = [
+            "run", "--database-url", test.conninfo, "--receipts", receipts, "--sales", report, "--out",
+            test.directory.appendingPathComponent("out").path,
+        ]
+        let first = try BinaryUnderTest.run(run)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try test.count("SELECT count(*) FROM known_file WHERE kind = 'sales'") == 1)
+
+        let second = try BinaryUnderTest.run(run)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stdout.contains("files: 1 seen, 0 ingested, 1 already ingested"), "\(second.stdout)")
+        #expect(try Self.lastRun(test, "receipts", "filesUnchanged") == 1)
+        #expect(try Self.lastRun(test, "sales", "ingest", "filesUnchanged") == 1)
+
+        let rehashed = try BinaryUnderTest.run(run + ["--rehash"])
+        #expect(rehashed.status == 0, "\(rehashed.stderr)")
+        #expect(try Self.lastRun(test, "receipts", "filesUnchanged") == 0)
+        #expect(try Self.lastRun(test, "sales", "ingest", "filesUnchanged") == 0)
+        #expect(try Self.lastRun(test, "sales", "ingest", "filesAlreadyIngested") == 1)
+        #expect(try test.count("SELECT count(*) FROM input_file") == 2)
+
+        let sales = try BinaryUnderTest.run(["ingest", "sales", "--database-url", test.conninfo, report])
+        #expect(sales.stdout.contains("files: 1 seen, 0 ingested, 1 already ingested"), "\(sales.stdout)")
+        #expect(try Self.lastRun(test, "ingest", "filesUnchanged") == 1)
+    }
+}
