@@ -3,7 +3,9 @@ package import AppStoreSignatures
 internal import Foundation
 
 #if canImport(Glibc)
-    // swift-certificates' Foundation claims the C `stat` type as CoreFoundation's: name that module too.
+    // Which module claims the C `stat` type differs between compile batches (CoreFoundation or Dispatch's C module,
+    // both reached through swift-certificates' Foundation): name both, or `st_mode` fails to resolve at random.
+    internal import CDispatch
     internal import CoreFoundation
     internal import Glibc
 #elseif canImport(Musl)
