@@ -37,6 +37,8 @@ package struct SignedObject: Sendable {
 package struct SignedTransactionFields: Sendable, Equatable {
     /// `Production`, `Sandbox`, `Xcode` or `LocalTesting`, as the payload says.
     package var environment: String?
+    /// The app the transaction says it belongs to: its own word, whatever the record around it says.
+    package var bundleID: String?
     package var signedDate: Timestamp?
     /// In milliunits of `currency` (a price of 10.99 is 10990).
     package var price: Int64?

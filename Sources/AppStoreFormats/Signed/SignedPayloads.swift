@@ -13,6 +13,7 @@ enum SignedPayloads {
         let quantity = try payload.quantity("quantity")
         var signed = SignedTransactionFields()
         signed.environment = try payload.string("environment")
+        signed.bundleID = try payload.identifier("bundleId")
         signed.signedDate = signedDate
         signed.price = try payload.int64("price")
         signed.currency = try payload.string("currency")

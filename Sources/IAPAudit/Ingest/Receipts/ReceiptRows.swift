@@ -220,9 +220,10 @@ enum ReceiptRows {
         rows.field(entry.offerCodeRefName)
         rows.field(entry.appAccountToken)
         rows.field(entry.itemID)
-        rows.field(receipt.bundleID)
-        rows.field(receipt.appItemID)
         let signed = entry.signed
+        // A signed transaction names its app itself; a record (a history page, an envelope) may hold several apps'.
+        rows.field(signed?.bundleID ?? receipt.bundleID)
+        rows.field(receipt.appItemID)
         rows.field(timestamp: signed?.signedDate)
         rows.field(signed?.price.map(Int.init))
         rows.field(signed?.currency)
