@@ -73,7 +73,7 @@ struct SignedDataPlan {
     private(set) var planted: [PlantedRecord] = []
     private(set) var traps: [TrapRecord] = []
     /// Notifications sent, for the notification-history page.
-    private var sentNotifications: [(token: SignedToken, time: Int64)] = []
+    private var sentNotifications: [(token: SignedToken, time: Int64, app: Int)] = []
     private var nextTransactionID: UInt64 = 2_000_000_500_000_000
     private var nextWebOrderLineItemID: UInt64 = 200_000_000_000_000
     private var nextAppTransactionID: UInt64 = 704_000_000_000_000_000
@@ -276,7 +276,7 @@ struct SignedDataPlan {
         ]
         let token = try sign(
             .object(payload), kind: "notification", transactionID: nil, originalTransactionID: nil, at: time)
-        sentNotifications.append((token, time))
+        sentNotifications.append((token, time, account.app))
         let body = SignedJSON.object([("signedPayload", .jws(token))])
         if shape == "envelope-notification" {
             lines.append(envelope(account, at: time + 2_000, "notification", body, shape: shape))
@@ -360,7 +360,9 @@ struct SignedDataPlan {
 
     /// The notification-history page: the first notifications sent, each with its delivery attempts.
     mutating func notificationHistory() {
-        let page = sentNotifications.prefix(5)
+        // Apple keeps a notification history per app: the page lists the first app's notifications only.
+        guard let app = sentNotifications.first?.app else { return }
+        let page = sentNotifications.filter { $0.app == app }.prefix(5)
         guard let last = page.last else { return }
         let entries: [SignedJSON] = page.map { sent in
             .object([

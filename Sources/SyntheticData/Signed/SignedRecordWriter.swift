@@ -34,9 +34,10 @@ package struct SignedRecordWriter: Sendable {
             seed: scenario.seed, start: scenario.startDay.epochDay * AppleTime.millisecondsPerDay)
         var plan = SignedDataPlan(scenario: scenario, catalog: .standard, chain: chain)
         try plan.simulateAccounts(count: scenario.accounts)
+        // Of the simulated accounts' notifications only: a trap's deliveries are exactly those it names.
+        plan.notificationHistory()
         try plan.plantTraps(firstAccountIndex: scenario.accounts)
         try plan.plantFailures(firstAccountIndex: scenario.accounts + 10)
-        plan.notificationHistory()
 
         try ReceiptFileWriter.createDirectory(directory + "/" + Self.directory)
         try ReceiptFileWriter.writeFile(directory + "/" + Self.rootCertificateFile, bytes: chain.rootDER)
