@@ -32,7 +32,7 @@ package enum ExampleData {
             throw IAPAuditError.input(
                 "cannot find the examples/ folder and have no cache directory to generate it into (set HOME or "
                     + "XDG_CACHE_HOME); or write it yourself with iap-audit generate receipts --out examples --plain "
-                    + "--with-sales --with-fraud, and run --demo from the folder holding examples/")
+                    + "--with-sales --with-fraud --with-storekit2, and run --demo from the folder holding examples/")
         }
         let examples = (cache as NSString).appendingPathComponent("examples")
         let complete = (examples as NSString).appendingPathComponent(".complete")
@@ -44,7 +44,7 @@ package enum ExampleData {
             do {
                 try SyntheticDataSet.write(
                     to: partial, entries: 0, seed: nil, compress: false, withFraud: true, withSales: true,
-                    report: { _ in })
+                    withStoreKit2: true, report: { _ in })
                 FileManager.default.createFile(
                     atPath: (partial as NSString).appendingPathComponent(".complete"), contents: Data())
                 try? FileManager.default.removeItem(atPath: examples)
@@ -66,9 +66,11 @@ package enum ExampleData {
         return (home as NSString).appendingPathComponent(".cache/iap-audit")
     }
 
-    /// The run plan of the demo: the example catalog and receipts, reports into `outputDirectory`.
+    /// The run plan of the demo: the example catalog and receipts (StoreKit 2 records among them, trusted through
+    /// the generator's test root beside them), reports into `outputDirectory`.
     package static func plan(examples: String, outputDirectory: String) -> RunPlan {
         var plan = RunPlan(outputDirectory: outputDirectory)
+        plan.trustedRootPaths = [(examples as NSString).appendingPathComponent("test-root.der")]
         plan.catalogPath = (examples as NSString).appendingPathComponent("catalog.json")
         plan.receiptPaths = [(examples as NSString).appendingPathComponent("receipts")]
         plan.salesPaths = [(examples as NSString).appendingPathComponent("reports")]

@@ -6,6 +6,9 @@ package struct RunPlan: Sendable {
     package var receiptPaths: [String] = []
     /// Sales and financial report files or directories.
     package var salesPaths: [String] = []
+    /// Root certificates trusted for this run's signed data beside the settings' (the demo trusts the root its
+    /// examples were signed with).
+    package var trustedRootPaths: [String] = []
     /// Fraud rule thresholds and windows.
     package var detection = DetectionSettings()
     /// The zone of the reports' days, for reconciliation.

@@ -11,10 +11,14 @@ extension Workspace {
         }
     }
 
-    func ingestReceiptsStage(paths: [String], runID: Int64, stop: StopRequest) throws -> IngestSummary {
+    func ingestReceiptsStage(
+        paths: [String], runID: Int64, stop: StopRequest, trustedRootPaths: [String] = []
+    ) throws -> IngestSummary {
+        var trust = settings
+        trust.trustedRootPaths += trustedRootPaths
         var ingest = ReceiptIngest(
             connection: connection, hasher: settings.hasher,
-            verifier: SignatureVerifier(trustStore: try settings.trustStore()),
+            verifier: SignatureVerifier(trustStore: try trust.trustStore()),
             runID: runID, logger: logger)
         ingest.onProgress = onProgress
         ingest.settlingSeconds = settings.settlingSeconds

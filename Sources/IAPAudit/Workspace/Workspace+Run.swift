@@ -50,7 +50,8 @@ extension Workspace {
             }
             if !plan.receiptPaths.isEmpty {
                 summary.receipts = try timed("ingest receipts", into: &summary) {
-                    try ingestReceiptsStage(paths: plan.receiptPaths, runID: run.id, stop: stop)
+                    try ingestReceiptsStage(
+                        paths: plan.receiptPaths, runID: run.id, stop: stop, trustedRootPaths: plan.trustedRootPaths)
                 }
             }
             if !plan.salesPaths.isEmpty {

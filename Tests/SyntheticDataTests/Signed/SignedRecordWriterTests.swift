@@ -25,9 +25,15 @@ import Testing
         _ scenario: StoreKit2Scenario = scenario, in directory: borrowing TemporaryDirectory
     ) throws -> (SignedManifest, [FoundJWS]) {
         let manifest = try SignedRecordWriter(scenario: scenario).write(to: directory.path, compress: false)
+        return (manifest, try read(manifest.files, in: directory.path))
+    }
+
+    /// Every JWS in `files` (plain JSON Lines, relative to `directory`).
+    static func read(_ files: [String], in directory: String) throws -> [FoundJWS] {
         var found: [FoundJWS] = []
-        for file in manifest.files {
-            let text = String(decoding: try directory.contents(of: file), as: UTF8.self)
+        for file in files {
+            let text = String(
+                decoding: try Data(contentsOf: URL(fileURLWithPath: directory + "/" + file)), as: UTF8.self)
             for (index, line) in text.split(separator: "\n").enumerated() {
                 if line.hasPrefix("{") || line.hasPrefix("\"") {
                     let value = try JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed])
@@ -37,7 +43,7 @@ import Testing
                 }
             }
         }
-        return (manifest, found)
+        return found
     }
 
     /// Every JWS-looking string in `value`, and in the payloads of those that parse.
@@ -63,6 +69,30 @@ import Testing
     }
 
     static func key(_ file: String, _ line: Int, _ pointer: String) -> String { "\(file):\(line)\(pointer)" }
+
+    /// Each JWS by its place, with its payload (JSONSerialization walks objects in no fixed order); a JWS inside a
+    /// notification's payload carries a signature of its own, so it counts by its place only.
+    static func payloads(_ list: [FoundJWS]) throws -> [String] {
+        let nestedJWS = try Regex(#""eyJ[A-Za-z0-9_.-]*""#)
+        return list.sorted { ($0.file, $0.line, $0.pointer) < ($1.file, $1.line, $1.pointer) }.map {
+            "\($0.file):\($0.line)\($0.pointer) "
+                + String(decoding: $0.jws?.payloadBytes ?? [], as: UTF8.self).replacing(nestedJWS, with: "JWS")
+        }
+    }
+
+    /// Whether every JWS found gets the outcome `manifest` gives it when only the root beside the files is trusted.
+    static func expectOutcomes(of found: [FoundJWS], _ manifest: SignedManifest, rootIn directory: String) throws {
+        var store = TrustStore.empty
+        try store.addRoots(contentsOfFile: directory + "/" + manifest.rootCertificate)
+        let verifier = SignatureVerifier(trustStore: store)
+        let expected = Dictionary(
+            manifest.entries.map { (key($0.file, $0.line, $0.pointer), $0.outcome) }, uniquingKeysWith: { $1 })
+        #expect(found.count == manifest.entries.count)
+        for jws in found {
+            let outcome = jws.jws.map { verifier.verify($0).rawValue } ?? "invalid-jws"
+            #expect(expected[key(jws.file, jws.line, jws.pointer)] == outcome, "\(jws.file):\(jws.line) \(jws.pointer)")
+        }
+    }
 
     @Test func everyJWSGetsTheOutcomeTheManifestGivesWhenTheGeneratorsRootIsTrusted() throws {
         let directory = try TemporaryDirectory()
@@ -128,21 +158,14 @@ import Testing
         #expect(manifest == again)
         // Each JWS by its place, with its payload (JSONSerialization walks objects in no fixed order); a JWS inside
         // a notification's payload carries a signature of its own, so it counts by its place only.
-        let nestedJWS = try Regex(#""eyJ[A-Za-z0-9_.-]*""#)
-        func payloads(_ list: [FoundJWS]) -> [String] {
-            list.sorted { ($0.file, $0.line, $0.pointer) < ($1.file, $1.line, $1.pointer) }.map {
-                "\($0.file):\($0.line)\($0.pointer) "
-                    + String(decoding: $0.jws?.payloadBytes ?? [], as: UTF8.self).replacing(nestedJWS, with: "JWS")
-            }
-        }
-        let isSame = payloads(found) == payloads(foundAgain)
+        let isSame = try Self.payloads(found) == Self.payloads(foundAgain)
         #expect(isSame)
         // The signatures are ECDSA's random draws: the texts differ while the payloads do not.
         #expect(Set(found.map(\.text)) != Set(foundAgain.map(\.text)))
         var other = Self.scenario
         other.seed = 12
         let (_, foundOther) = try Self.generate(other, in: third)
-        let isDifferent = payloads(found) != payloads(foundOther)
+        let isDifferent = try Self.payloads(found) != Self.payloads(foundOther)
         #expect(isDifferent)
     }
 
