@@ -37,7 +37,9 @@ package struct CompactJWS: Sendable, Equatable {
         let payloadText = bytes[(dots[0] + 1)..<dots[1]]
         let signatureText = bytes[(dots[1] + 1)...]
 
-        let header = try Self.jsonObject(headerText, part: "header")
+        let header = try DecodedHeaders.shared.header(headerText) { text throws(ReceiptRecordError) in
+            try Self.jsonObject(text, part: "header")
+        }
         let payloadBytes = try Self.decode(payloadText, part: "payload")
         let payload = try Self.jsonObject(decoded: payloadBytes, part: "payload")
         self.header = header

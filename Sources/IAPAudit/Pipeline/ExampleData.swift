@@ -45,7 +45,7 @@ package enum ExampleData {
                 try SyntheticDataSet.write(
                     to: partial, entries: 0, seed: nil, compress: false, withFraud: true, withSales: true,
                     withStoreKit2: true, report: { _ in })
-                FileManager.default.createFile(
+                _ = FileManager.default.createFile(
                     atPath: (partial as NSString).appendingPathComponent(".complete"), contents: Data())
                 try? FileManager.default.removeItem(atPath: examples)
                 try FileManager.default.moveItem(atPath: partial, toPath: examples)

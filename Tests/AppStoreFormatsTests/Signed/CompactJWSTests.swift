@@ -83,6 +83,19 @@ struct CompactJWSTests {
             + Self.base64URL([UInt8](repeating: 0, count: 64))
     }
 
+    /// Headers are reused from the last ones decoded (`DecodedHeaders`): one that differs in a single byte, with the
+    /// same length, must still be its own.
+    @Test func aHeaderDecodedBeforeIsNeverMistakenForAnother() throws {
+        let headers = (0..<(DecodedHeaders.capacity + 2)).map { #"{"alg":"ES2\#($0 % 10)6","x5c":["AAAA"]}"# }
+        for _ in 0..<2 {
+            for header in headers {
+                let jws = try CompactJWS(build(header: header, payload: "{}"))
+                #expect(jws.header == (try JSONParser.parse(Array(header.utf8))).object)
+                #expect(jws.algorithm == "ES2\(header.dropFirst(11).prefix(1))6")
+            }
+        }
+    }
+
     @Test func keepsAnyAlgorithmAndSignatureLengthForTheVerifier() throws {
         let jws = try CompactJWS(
             Self.base64URL(#"{"alg":"none","x5c":"MIIB"}"#.utf8) + "." + Self.base64URL(#"{"a":1}"#.utf8) + ".")

@@ -1,5 +1,6 @@
 internal import AppStoreFormats
 internal import AppStoreSignatures
+internal import Foundation
 internal import Logging
 internal import Postgres
 
@@ -35,54 +36,117 @@ final class ReceiptBatch {
         self.logger = logger
     }
 
+    /// Records read, parsed and verified together before they are rendered in file order: at most this many, and no
+    /// more once their bytes reach `batchBytes` (a few large receipts are a batch of their own), so memory stays
+    /// bounded whatever the records' size.
+    static let batchSize = 128
+    static let batchBytes = 2 << 20
+    /// Threads that parse and verify a batch: parsing and ES256 are pure work on bytes, rendering is not.
+    static let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4))
+
+    /// A record's bytes, owned (the reader reuses its buffer), or what made it unreadable.
+    private enum Item {
+        case record(line: Int, number: Int, bytes: [UInt8])
+        case unreadable(line: Int, number: Int?, reason: QuarantineReason, message: String, excerpt: [UInt8])
+    }
+
+    /// A record parsed, with each of its signed objects' outcomes; or why it could not be parsed.
+    private typealias Parsed = Result<(receipt: RecordedReceipt, outcomes: [VerificationOutcome]), ReceiptRecordError>
+
     /// Reads records into `chunk` until its receipt rows reach `limit` bytes or the file ends.
     func fill(_ chunk: inout ParsedChunk, until limit: Int) throws {
         while chunk.receipts.byteCount < limit {
-            guard let item = reader.next() else {
-                isDone = true
-                return
+            var items: [Item] = []
+            var bytesRead = 0
+            while items.count < Self.batchSize && bytesRead < Self.batchBytes {
+                guard let item = reader.next() else {
+                    isDone = true
+                    break
+                }
+                switch item {
+                case .record(let line, let number, let bytes):
+                    bytesRead += bytes.count
+                    items.append(.record(line: line, number: number, bytes: Array(bytes)))
+                case .unreadable(let line, let number, let reason, let message, let excerpt):
+                    items.append(
+                        .unreadable(line: line, number: number, reason: reason, message: message, excerpt: excerpt))
+                }
             }
-            switch item {
-            case .record(let line, let number, let bytes):
-                counts.records += 1
-                var receipt: RecordedReceipt
-                do {
-                    receipt = try parser.parse(bytes)
-                } catch {
-                    try quarantine(
-                        QuarantineRecord(
-                            line: line, recordNumber: number, reason: error.code, message: error.message,
-                            excerpt: Array(bytes)), into: &chunk.quarantine)
-                    continue
+            let parsed = parseAndVerify(items)
+            for (item, result) in zip(items, parsed) {
+                try append(item, result, to: &chunk)
+            }
+            if isDone { return }
+        }
+    }
+
+    /// Parses and verifies the batch's records on `workers` threads, each a contiguous slice; nil for what is no record.
+    private func parseAndVerify(_ items: [Item]) -> [Parsed?] {
+        let parser = self.parser
+        let verifier = self.verifier
+        var results = [Parsed?](repeating: nil, count: items.count)
+        let slices = min(Self.workers, max(1, items.count / 16))
+        results.withUnsafeMutableBufferPointer { buffer in
+            let output = UncheckedSendable(buffer)
+            DispatchQueue.concurrentPerform(iterations: slices) { slice in
+                let range = (items.count * slice / slices)..<(items.count * (slice + 1) / slices)
+                for index in range {
+                    guard case .record(_, _, let bytes) = items[index] else { continue }
+                    do throws(ReceiptRecordError) {
+                        let receipt = try parser.parse(bytes)
+                        output.value[index] = .success((receipt, receipt.signedObjects.map { verifier.verify($0.jws) }))
+                    } catch {
+                        output.value[index] = .failure(error)
+                    }
                 }
-                let receiptID = ReceiptRows.receiptID(fileID: fileID, recordNumber: number)
-                if !receipt.signedObjects.isEmpty {
-                    let outcomes = receipt.signedObjects.map { verifier.verify($0.jws) }
-                    try ReceiptRows.appendSignedObjects(
-                        receipt, outcomes: outcomes, receiptID: receiptID, to: &chunk.signedObjects)
-                    receipt.keepVerified(outcomes.map { $0 == .verified })
-                    for outcome in outcomes { counts.signedOutcomes[outcome.rawValue, default: 0] += 1 }
-                }
-                ReceiptRows.appendReceipt(
-                    receipt, fileID: fileID, recordNumber: number, line: line, to: &chunk.receipts)
-                try ReceiptRows.appendLinks(receipt, receiptID: receiptID, to: &chunk.links)
-                try ReceiptRows.appendRenewals(receipt, receiptID: receiptID, to: &chunk.renewals)
-                for entry in receipt.transactions {
-                    guard let copy = copies.stagingCandidate(entry, environment: receipt.environment(of: entry))
-                    else { continue }
-                    try ReceiptRows.appendStagedEntry(entry, of: receipt, receiptID: receiptID, to: &chunk.entries)
-                    chunk.entryRows.append((copy, chunk.entries.byteCount))
-                }
-                counts.stored += 1
-                counts.transactionEntries += receipt.transactions.count
-            case .unreadable(let line, let number, let reason, let message, let excerpt):
-                if isStillBeingWritten && reason == .truncatedGzip { throw StillBeingWritten() }
-                if number != nil { counts.records += 1 } else { counts.quarantinedFileProblems += 1 }
+            }
+        }
+        return results
+    }
+
+    /// Renders one item's rows into `chunk`, in file order.
+    private func append(_ item: Item, _ parsed: Parsed?, to chunk: inout ParsedChunk) throws {
+        switch item {
+        case .record(let line, let number, let bytes):
+            counts.records += 1
+            var receipt: RecordedReceipt
+            let outcomes: [VerificationOutcome]
+            switch parsed {
+            case .success(let value)?:
+                (receipt, outcomes) = value
+            case .failure(let error)?:
                 try quarantine(
                     QuarantineRecord(
-                        line: line, recordNumber: number, reason: reason, message: message, excerpt: excerpt),
+                        line: line, recordNumber: number, reason: error.code, message: error.message, excerpt: bytes),
                     into: &chunk.quarantine)
+                return
+            case nil:
+                throw IAPAuditError.internalInconsistency("record \(number) of \(path) was not parsed")
             }
+            let receiptID = ReceiptRows.receiptID(fileID: fileID, recordNumber: number)
+            if !receipt.signedObjects.isEmpty {
+                try ReceiptRows.appendSignedObjects(
+                    receipt, outcomes: outcomes, receiptID: receiptID, to: &chunk.signedObjects)
+                receipt.keepVerified(outcomes.map { $0 == .verified })
+                for outcome in outcomes { counts.signedOutcomes[outcome.rawValue, default: 0] += 1 }
+            }
+            ReceiptRows.appendReceipt(receipt, fileID: fileID, recordNumber: number, line: line, to: &chunk.receipts)
+            try ReceiptRows.appendLinks(receipt, receiptID: receiptID, to: &chunk.links)
+            try ReceiptRows.appendRenewals(receipt, receiptID: receiptID, to: &chunk.renewals)
+            for entry in receipt.transactions {
+                guard let copy = copies.stagingCandidate(entry, environment: receipt.environment(of: entry))
+                else { continue }
+                try ReceiptRows.appendStagedEntry(entry, of: receipt, receiptID: receiptID, to: &chunk.entries)
+                chunk.entryRows.append((copy, chunk.entries.byteCount))
+            }
+            counts.stored += 1
+            counts.transactionEntries += receipt.transactions.count
+        case .unreadable(let line, let number, let reason, let message, let excerpt):
+            if isStillBeingWritten && reason == .truncatedGzip { throw StillBeingWritten() }
+            if number != nil { counts.records += 1 } else { counts.quarantinedFileProblems += 1 }
+            try quarantine(
+                QuarantineRecord(line: line, recordNumber: number, reason: reason, message: message, excerpt: excerpt),
+                into: &chunk.quarantine)
         }
     }
 
@@ -98,6 +162,12 @@ final class ReceiptBatch {
 
 @available(*, unavailable)
 extension ReceiptBatch: Sendable {}
+
+/// Hands a value to `concurrentPerform`'s threads; each thread writes only its own slice of the buffer.
+private struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
 
 /// A file that turned out to be incomplete while it is still young: its load is rolled back and a later run reads it.
 struct StillBeingWritten: Error {}

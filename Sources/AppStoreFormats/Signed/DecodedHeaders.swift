@@ -1,0 +1,36 @@
+internal import Synchronization
+
+/// The JWS headers decoded last: everything one signer signs carries the same header (its `x5c` chain, about 4 kB of
+/// base64url around base64), so a million records decode and parse a handful of headers instead of a million.
+///
+/// A header is found by comparing its text byte for byte, never by a hash alone, so a cached header is exactly the
+/// one the text says. Shared by every parsing thread; the lock is held for a lookup or an insert, never for a decode.
+final class DecodedHeaders: Sendable {
+    static let shared = DecodedHeaders()
+    /// Headers kept: a few signers' worth. A file whose every record has a header of its own (forgeries) only
+    /// rotates the list.
+    static let capacity = 8
+
+    private let entries = Mutex<[(text: [UInt8], header: JSONObject)]>([])
+
+    /// The header `text` decodes to, from the list or decoded by `decode` (and then kept).
+    func header(
+        _ text: ArraySlice<UInt8>, decode: (ArraySlice<UInt8>) throws(ReceiptRecordError) -> JSONObject
+    ) throws(ReceiptRecordError) -> JSONObject {
+        let found = entries.withLock { list in list.first { Self.equal($0.text, text) }?.header }
+        if let found { return found }
+        let header = try decode(text)
+        entries.withLock { list in
+            if list.count >= Self.capacity { list.removeLast() }
+            list.insert((Array(text), header), at: 0)
+        }
+        return header
+    }
+
+    private static func equal(_ stored: [UInt8], _ text: ArraySlice<UInt8>) -> Bool {
+        guard stored.count == text.count else { return false }
+        return stored.withUnsafeBytes { a in
+            text.withUnsafeBytes { b in a.elementsEqual(b) }
+        }
+    }
+}
