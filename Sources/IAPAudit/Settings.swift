@@ -2,18 +2,6 @@ package import AppStoreFormats
 package import AppStoreSignatures
 internal import Foundation
 
-#if canImport(Glibc)
-    // Which module claims the C `stat` type differs between compile batches (CoreFoundation or Dispatch's C module,
-    // both reached through swift-certificates' Foundation): name both, or `st_mode` fails to resolve at random.
-    internal import CDispatch
-    internal import CoreFoundation
-    internal import Glibc
-#elseif canImport(Musl)
-    internal import Musl
-#elseif canImport(Darwin)
-    internal import Darwin
-#endif
-
 /// Settings every command shares, resolved from flags and the environment by the executable.
 package struct Settings: Sendable {
     /// Where the database is.
@@ -94,11 +82,10 @@ package struct Settings: Sendable {
             }
             defer { try? file.close() }
             // Checked on the open file, so the file judged is the file read.
-            var status = stat()
-            guard fstat(file.fileDescriptor, &status) == 0 else {
+            guard let status = InputFiles.modeAndOwner(of: file) else {
                 throw IAPAuditError.configuration("cannot read the pepper file named by IAP_AUDIT_PEPPER_FILE")
             }
-            try checkPrivate(pepperFile: path, mode: UInt32(status.st_mode), owner: UInt32(status.st_uid))
+            try checkPrivate(pepperFile: path, mode: status.mode, owner: status.owner)
             var bytes: [UInt8]
             do {
                 // nil at once means an empty file, refused below.
@@ -124,7 +111,7 @@ package struct Settings: Sendable {
                 "the pepper file \(path) is accessible by group or others (mode 0\(String(permissions, radix: 8))); "
                     + "the pepper must stay secret: chmod 600 \(path)")
         }
-        let user = UInt32(geteuid())
+        let user = InputFiles.effectiveUser
         if owner != user && owner != 0 {
             throw IAPAuditError.configuration(
                 "the pepper file \(path) belongs to another user (uid \(owner)), who could read or replace it; "

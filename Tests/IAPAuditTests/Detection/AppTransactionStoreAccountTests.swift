@@ -30,6 +30,22 @@ struct AppTransactionStoreAccountTests {
         return test
     }
 
+    /// Genuine gold purchases, each (transaction id, app account, appTransactionId, day of March 2025).
+    static func purchases(_ data: SignedTestData, _ list: [(String, String, String?, Int)]) throws -> [String] {
+        try list.map { try purchase(data, $0.0, by: $0.1, app: $0.2, day: $0.3) }
+    }
+
+    /// A workspace over the catalog whose first file, `name`, holds `list`'s purchases and then `more`'s records.
+    static func workspace(
+        ingesting list: [(String, String, String?, Int)], as name: String,
+        more: (SignedTestData) throws -> [String] = { _ in [] }
+    ) throws -> (SignedTestData, TestWorkspace) {
+        let data = try SignedTestData()
+        let test = try workspace(data)
+        try ingest(test, name, try purchases(data, list) + more(data))
+        return (data, test)
+    }
+
     static func ingest(_ test: TestWorkspace, _ name: String, _ records: [String]) throws {
         let summary = try test.workspace.ingestReceipts(
             paths: [try test.write(name, records.joined(separator: "\n") + "\n")])
@@ -50,21 +66,21 @@ struct AppTransactionStoreAccountTests {
     }
 
     @Test func appAccountsSharingAnAppTransactionIdShareOneConfirmedStoreAccount() throws {
-        let data = try SignedTestData()
-        let test = try Self.workspace(data)
-        try Self.ingest(
-            test, "shared.jsonl",
-            [
-                try Self.purchase(data, "3000000001", by: "ann", app: "7000000001", day: 2),
-                try Self.purchase(data, "3000000002", by: "ben", app: "7000000001", day: 3),
-                try Self.purchase(data, "3000000003", by: "cat", app: "7000000001", day: 4),
+        let (_, test) = try Self.workspace(
+            ingesting: [
+                ("3000000001", "ann", "7000000001", 2), ("3000000002", "ben", "7000000001", 3),
+                ("3000000003", "cat", "7000000001", 4),
                 // No appTransactionId: a lone consumable stays an unconfirmed cluster of its own.
-                try Self.purchase(data, "3000000004", by: "ann", app: nil, day: 4),
-                // A forgery claiming the same appTransactionId is no purchase and so no member.
-                try Self.purchase(
-                    data, "3000000005", by: "dan", app: "7000000001", day: 4,
-                    signer: data.chain.impostor),
-            ])
+                ("3000000004", "ann", nil, 4),
+            ],
+            as: "shared.jsonl",
+            // A forgery claiming the same appTransactionId is no purchase and so no member.
+            more: { data in
+                [
+                    try Self.purchase(
+                        data, "3000000005", by: "dan", app: "7000000001", day: 4, signer: data.chain.impostor)
+                ]
+            })
         _ = try test.workspace.detect(rules: [.sharedStoreAccount])
         #expect(
             try Self.clusters(test) == [
@@ -80,15 +96,12 @@ struct AppTransactionStoreAccountTests {
     }
 
     @Test func anAppAccountPayingFromThreeAppTransactionIdsPaysFromThreeConfirmedStoreAccounts() throws {
-        let data = try SignedTestData()
-        let test = try Self.workspace(data)
-        try Self.ingest(
-            test, "many.jsonl",
-            [
-                try Self.purchase(data, "3000000011", by: "eve", app: "7000000011", day: 2),
-                try Self.purchase(data, "3000000012", by: "eve", app: "7000000012", day: 5),
-                try Self.purchase(data, "3000000013", by: "eve", app: "7000000013", day: 8),
-            ])
+        let (_, test) = try Self.workspace(
+            ingesting: [
+                ("3000000011", "eve", "7000000011", 2), ("3000000012", "eve", "7000000012", 5),
+                ("3000000013", "eve", "7000000013", 8),
+            ],
+            as: "many.jsonl")
         _ = try test.workspace.detect(rules: [.manyStoreAccounts])
         #expect(
             try Self.flags(test, "many-store-accounts", "severity", "evidence ->> 'confirmed_store_accounts'")
@@ -96,22 +109,15 @@ struct AppTransactionStoreAccountTests {
     }
 
     @Test func aLaterFileJoinsTheStoreAccountOfItsAppTransactionIdAsARebuildWould() throws {
-        let data = try SignedTestData()
-        let test = try Self.workspace(data)
-        try Self.ingest(
-            test, "first.jsonl",
-            [
-                try Self.purchase(data, "3000000022", by: "ann", app: "7000000021", day: 2),
-                try Self.purchase(data, "3000000023", by: "ben", app: "7000000021", day: 3),
-            ])
+        let (data, test) = try Self.workspace(
+            ingesting: [("3000000022", "ann", "7000000021", 2), ("3000000023", "ben", "7000000021", 3)],
+            as: "first.jsonl")
         _ = try test.workspace.detect(rules: [])
         #expect(try Self.clusters(test).map { $0[1] } == ["sa-3000000022", "sa-3000000022"])
         // A smaller transaction id of the same account, in a file of its own: the cluster takes its name.
         try Self.ingest(
             test, "second.jsonl",
-            [
-                try Self.purchase(data, "3000000021", by: "cat", app: "7000000021", day: 4)
-            ])
+            try Self.purchases(data, [("3000000021", "cat", "7000000021", 4)]))
         let summary = try test.workspace.detect(rules: [])
         #expect(summary.storeAccounts.renamed == 1)
         let incremental = try Self.clusters(test)

@@ -22,6 +22,31 @@ struct KnownFilesTests {
             "SELECT (summary #>> '{\(path.joined(separator: ","))}')::int FROM pipeline_run ORDER BY id DESC LIMIT 1")
     }
 
+    /// Runs `arguments` through the binary and expects it to succeed saying `summary`, its run record counting
+    /// `unchanged` files skipped unread, and (when given) the database to hold that many receipts and input files.
+    /// Writes `text` to `name` in `test`'s directory, dated long ago (settled); returns its path.
+    static func writeSettled(_ test: TestWorkspace, _ name: String, _ text: String) throws -> String {
+        let path = try test.write(name, text)
+        try setModified(path, to: longAgo)
+        return path
+    }
+
+    static func expectRun(
+        _ arguments: [String], in test: TestWorkspace, says summary: String, unchanged: Int,
+        receipts: Int? = nil, files: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let result = try BinaryUnderTest.run(arguments)
+        #expect(result.status == 0, "\(result.stderr)", sourceLocation: sourceLocation)
+        #expect(result.stdout.contains(summary), "\(result.stdout)", sourceLocation: sourceLocation)
+        #expect(try lastRun(test, "filesUnchanged") == unchanged, sourceLocation: sourceLocation)
+        if let receipts {
+            #expect(try test.count("SELECT count(*) FROM receipt") == receipts, sourceLocation: sourceLocation)
+        }
+        if let files {
+            #expect(try test.count("SELECT count(*) FROM input_file") == files, sourceLocation: sourceLocation)
+        }
+    }
+
     @Test func anUnchangedFileIsSkippedUnreadAndCountedAsAlreadyIngested() throws {
         let test = try TestWorkspace()
         let spool = test.directory.appendingPathComponent("spool").path
@@ -35,10 +60,7 @@ struct KnownFilesTests {
         #expect(first.stdout.contains("files: 2 seen, 2 ingested, 0 already ingested"), "\(first.stdout)")
         #expect(try test.count("SELECT count(*) FROM known_file") == 2)
 
-        let second = try BinaryUnderTest.run(ingest)
-        #expect(second.status == 0, "\(second.stderr)")
-        #expect(second.stdout.contains("files: 2 seen, 0 ingested, 2 already ingested"), "\(second.stdout)")
-        #expect(try Self.lastRun(test, "filesUnchanged") == 2)
+        try Self.expectRun(ingest, in: test, says: "files: 2 seen, 0 ingested, 2 already ingested", unchanged: 2)
 
         // New bytes of the same length under the old modification time: only reading the file could tell, and an
         // unchanged file is not read. (A recorder never does this; it shows that the skip reads nothing.)
@@ -57,38 +79,28 @@ struct KnownFilesTests {
         #expect(try test.count("SELECT count(*) FROM receipt") == 5)
 
         // Again: every file read, nothing stored twice.
-        let again = try BinaryUnderTest.run(ingest + ["--rehash"])
-        #expect(again.stdout.contains("files: 2 seen, 0 ingested, 2 already ingested"), "\(again.stdout)")
-        #expect(try Self.lastRun(test, "filesUnchanged") == 0)
+        try Self.expectRun(
+            ingest + ["--rehash"], in: test, says: "files: 2 seen, 0 ingested, 2 already ingested", unchanged: 0)
         #expect(try test.count("SELECT count(*) FROM receipt") == 5)
         #expect(try test.count("SELECT count(*) FROM purchase") == 5)
     }
 
     @Test func aTouchedFileIsReadAgainAndStoresNothingTwice() throws {
         let test = try TestWorkspace()
-        let path = try test.write("spool/a.jsonl", LiveSpoolTests.lines(1...3))
-        try Self.setModified(path, to: Self.longAgo)
+        let path = try Self.writeSettled(test, "spool/a.jsonl", LiveSpoolTests.lines(1...3))
         let ingest = ["ingest", "receipts", "--database-url", test.conninfo, path]
         #expect(try BinaryUnderTest.run(ingest).status == 0)
 
         try Self.setModified(path, to: Self.longAgo.addingTimeInterval(1))
-        let touched = try BinaryUnderTest.run(ingest)
-        #expect(touched.status == 0, "\(touched.stderr)")
-        #expect(touched.stdout.contains("1 already ingested"), "\(touched.stdout)")
-        #expect(try Self.lastRun(test, "filesUnchanged") == 0)
-        #expect(try test.count("SELECT count(*) FROM receipt") == 3)
-        #expect(try test.count("SELECT count(*) FROM input_file") == 1)
+        try Self.expectRun(ingest, in: test, says: "1 already ingested", unchanged: 0, receipts: 3, files: 1)
 
         // Read once under its new time, the file is known again.
-        let next = try BinaryUnderTest.run(ingest)
-        #expect(next.stdout.contains("1 already ingested"), "\(next.stdout)")
-        #expect(try Self.lastRun(test, "filesUnchanged") == 1)
+        try Self.expectRun(ingest, in: test, says: "1 already ingested", unchanged: 1)
     }
 
     @Test func anAppendedFileIsReadAgainAndStoresOnlyTheNewRecords() throws {
         let test = try TestWorkspace()
-        let path = try test.write("spool/today.jsonl", LiveSpoolTests.lines(1...2))
-        try Self.setModified(path, to: Self.longAgo)
+        let path = try Self.writeSettled(test, "spool/today.jsonl", LiveSpoolTests.lines(1...2))
         let ingest = ["ingest", "receipts", "--database-url", test.conninfo, path]
         #expect(try BinaryUnderTest.run(ingest).status == 0)
 
@@ -100,15 +112,11 @@ struct KnownFilesTests {
         #expect(try test.count("SELECT count(*) FROM receipt") == 3)
 
         // Changed within the settling time, the file is hashed again rather than trusted by its time...
-        let young = try BinaryUnderTest.run(ingest)
-        #expect(young.stdout.contains("1 already ingested"), "\(young.stdout)")
-        #expect(try Self.lastRun(test, "filesUnchanged") == 0)
+        try Self.expectRun(ingest, in: test, says: "1 already ingested", unchanged: 0)
         // ...and once it has settled, remembered with its new size and time.
         try Self.setModified(path, to: Self.longAgo.addingTimeInterval(60))
         _ = try BinaryUnderTest.run(ingest)
-        let settled = try BinaryUnderTest.run(ingest)
-        #expect(settled.stdout.contains("1 already ingested"), "\(settled.stdout)")
-        #expect(try Self.lastRun(test, "filesUnchanged") == 1)
+        try Self.expectRun(ingest, in: test, says: "1 already ingested", unchanged: 1)
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         #expect(try test.count("SELECT size_bytes FROM known_file") == size)
 
@@ -139,8 +147,8 @@ struct KnownFilesTests {
 
     @Test func onlyAWholeSettledFileUnchangedWhileReadIsRemembered() throws {
         let test = try TestWorkspace()
-        let path = try test.write("spool/today.jsonl", LiveSpoolTests.lines(1...2) + #"{"application_username""#)
-        try Self.setModified(path, to: Self.longAgo)
+        let path = try Self.writeSettled(
+            test, "spool/today.jsonl", LiveSpoolTests.lines(1...2) + #"{"application_username""#)
         let scan = try FileScan.of(path: path)
         let stat = try #require(scan.completeStat(consumed: scan.whole, settlingSeconds: 60))
         #expect(stat.size == scan.whole.size)
@@ -159,25 +167,18 @@ struct KnownFilesTests {
     @Test func aFileCopiedToANewPathIsReadOnceAndStoresNothingTwice() throws {
         let test = try TestWorkspace()
         let spool = test.directory.appendingPathComponent("spool").path
-        let original = try test.write("spool/a.jsonl", LiveSpoolTests.lines(1...3))
-        try Self.setModified(original, to: Self.longAgo)
+        let original = try Self.writeSettled(test, "spool/a.jsonl", LiveSpoolTests.lines(1...3))
         let ingest = ["ingest", "receipts", "--database-url", test.conninfo, spool]
         #expect(try BinaryUnderTest.run(ingest).status == 0)
 
         // A rotation's copy keeps the bytes and (cp -p, rename) the modification time, under a path never seen.
-        let copy = try test.write("spool/archive/a-2014-03-02.jsonl", LiveSpoolTests.lines(1...3))
-        try Self.setModified(copy, to: Self.longAgo)
-        let copied = try BinaryUnderTest.run(ingest)
-        #expect(copied.status == 0, "\(copied.stderr)")
-        #expect(copied.stdout.contains("files: 2 seen, 0 ingested, 2 already ingested"), "\(copied.stdout)")
-        #expect(try Self.lastRun(test, "filesUnchanged") == 1)
-        #expect(try test.count("SELECT count(*) FROM receipt") == 3)
-        #expect(try test.count("SELECT count(*) FROM input_file") == 1)
+        let copy = try Self.writeSettled(test, "spool/archive/a-2014-03-02.jsonl", LiveSpoolTests.lines(1...3))
+        try Self.expectRun(
+            ingest, in: test, says: "files: 2 seen, 0 ingested, 2 already ingested", unchanged: 1, receipts: 3, files: 1
+        )
 
         // Hashed once under its new path, the copy is known too.
-        let next = try BinaryUnderTest.run(ingest)
-        #expect(next.stdout.contains("2 already ingested"), "\(next.stdout)")
-        #expect(try Self.lastRun(test, "filesUnchanged") == 2)
+        try Self.expectRun(ingest, in: test, says: "2 already ingested", unchanged: 2)
     }
 
     @Test func runSkipsUnchangedReportsAndRehashReadsThemAll() throws {

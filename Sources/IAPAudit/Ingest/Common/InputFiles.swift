@@ -85,6 +85,17 @@ struct InputFiles {
         }
     }
 
+    /// The permission bits and owner of an open file (fstat(2)), nil when they cannot be read. Here, beside the
+    /// other `stat` calls, because naming the C type takes the imports above.
+    static func modeAndOwner(of file: FileHandle) -> (mode: UInt32, owner: UInt32)? {
+        var status = stat()
+        guard fstat(file.fileDescriptor, &status) == 0 else { return nil }
+        return (UInt32(status.st_mode), UInt32(status.st_uid))
+    }
+
+    /// The user this process acts as.
+    static var effectiveUser: UInt32 { UInt32(geteuid()) }
+
     /// What a path names, following symbolic links (a link to a regular file is read like the file).
     enum EntryKind: Equatable {
         case missing, regularFile, directory
