@@ -14,10 +14,10 @@ enum KnownFiles {
 
     /// The entries of `paths` that `known_file` holds with the size and modification time they have now.
     static func unchanged(
-        _ paths: [String], kind: InputFileRecord.Kind, on connection: Connection
-    ) throws -> Set<
-        String
-    > {
+        _ paths: [String], of kind: InputFileRecord.Kind, on connection: Connection
+    ) throws
+        -> Set<String>
+    {
         var found = Set<String>()
         var start = 0
         while start < paths.count {
@@ -75,7 +75,7 @@ extension InputFiles {
         kind: InputFileRecord.Kind, isRehash: Bool, on connection: Connection
     ) throws -> [String] {
         guard !isRehash, !files.isEmpty else { return [] }
-        let unchanged = try KnownFiles.unchanged(files, kind: kind, on: connection)
+        let unchanged = try KnownFiles.unchanged(files, of: kind, on: connection)
         guard !unchanged.isEmpty else { return [] }
         let taken = files.filter { unchanged.contains($0) }
         files.removeAll { unchanged.contains($0) }
