@@ -66,6 +66,12 @@ package struct ReceiptIngest {
             if index + 1 < inputs.files.count {
                 let following = inputs.files[index + 1]
                 next = Result { try prepare(following) }
+                // What must stop the batch (the database is gone) stops it now, in the order it happened: the
+                // current file would otherwise fail after it, on a connection that is no more, and hide why.
+                if case .failure(let error) = next, FileFailure(path: following, error: error) == nil {
+                    if case .success(let file) = current { file.cancel() }
+                    throw error
+                }
             }
             do {
                 summary.add(try ingest(try current.get(), settled: settled))
