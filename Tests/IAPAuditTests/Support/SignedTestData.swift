@@ -4,9 +4,9 @@ import Foundation
 
 /// StoreKit 2 records written by hand for tests, signed by the generator's own Apple-shaped chain: a verified
 /// transaction needs that chain's root trusted (`rootPath`), a forgery is signed by its impostor or Xcode signer.
-struct SignedTestData {
+final class SignedTestData {
     let chain: SigningChain
-    /// The trusted root, written as DER beside the test's data.
+    /// The trusted root, written as DER into the temporary directory while this value lives.
     let rootPath: String
 
     /// 2025-03-01 00:00 UTC: the leaf that signs is valid from 60 days before to three years after.
@@ -17,6 +17,10 @@ struct SignedTestData {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("iap-audit-root-\(UUID().uuidString)")
         try Data(chain.rootDER).write(to: url)
         rootPath = url.path
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: rootPath)
     }
 
     /// Epoch milliseconds of an ISO 8601 UTC time (`2025-03-02T18:00:00Z`).
