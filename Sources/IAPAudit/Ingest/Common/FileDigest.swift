@@ -7,11 +7,6 @@ struct FileDigest {
     var sha256: [UInt8]
     var size: Int
 
-    /// Reads the whole file once, in chunks.
-    static func of(path: String) throws(IAPAuditError) -> FileDigest {
-        try FileScan.of(path: path).whole
-    }
-
     /// A 64-bit advisory-lock key derived from the hash, so two processes never load the same file at once.
     var lockKey: Int64 {
         sha256.prefix(8).reduce(Int64(0)) { ($0 << 8) | Int64($1) }

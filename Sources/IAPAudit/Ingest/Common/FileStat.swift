@@ -34,9 +34,4 @@ struct FileStat: Equatable {
     static func nanoseconds(_ date: Date) -> Int64 {
         Int64((date.timeIntervalSince1970 * 1e9).rounded())
     }
-
-    init(size: Int, modifiedNanoseconds: Int64) {
-        self.size = size
-        self.modifiedNanoseconds = modifiedNanoseconds
-    }
 }
