@@ -43,11 +43,11 @@ package struct Settings: Sendable {
         trustedRootPaths = (environment["IAP_AUDIT_TRUSTED_ROOTS"] ?? "").split(separator: ":").map(String.init)
     }
 
-    /// Apple Root CA - G3 and the roots `trustedRootPaths` name; a file that cannot be read as certificates is a
-    /// configuration error (exit 78), never a silent "nothing verifies".
-    package func trustStore() throws(IAPAuditError) -> TrustStore {
+    /// Apple Root CA - G3, the roots `trustedRootPaths` name and `extraRootPaths` (a run's own); a file that cannot be
+    /// read as certificates is a configuration error (exit 78), never a silent "nothing verifies".
+    package func trustStore(adding extraRootPaths: [String] = []) throws(IAPAuditError) -> TrustStore {
         var store = TrustStore.apple
-        for path in trustedRootPaths {
+        for path in trustedRootPaths + extraRootPaths {
             do {
                 try store.addRoots(contentsOfFile: path)
             } catch {

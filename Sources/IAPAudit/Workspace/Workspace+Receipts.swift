@@ -14,11 +14,9 @@ extension Workspace {
     func ingestReceiptsStage(
         paths: [String], runID: Int64, stop: StopRequest, trustedRootPaths: [String] = []
     ) throws -> IngestSummary {
-        var trust = settings
-        trust.trustedRootPaths += trustedRootPaths
         var ingest = ReceiptIngest(
             connection: connection, hasher: settings.hasher,
-            verifier: SignatureVerifier(trustStore: try trust.trustStore()),
+            verifier: SignatureVerifier(trustStore: try settings.trustStore(adding: trustedRootPaths)),
             runID: runID, logger: logger)
         ingest.onProgress = onProgress
         ingest.settlingSeconds = settings.settlingSeconds
