@@ -94,7 +94,7 @@ extension IngestSummary {
         filesSeen += unchanged.count
         filesAlreadyIngested += unchanged.count
         filesUnchanged += unchanged.count
-        // One line for all of them: a daily run finds the whole history here.
+        // Each at debug level, one info line for all of them: a daily run finds the whole history here.
         for path in unchanged {
             logger.debug("already ingested (unchanged since stored)", metadata: ["file": "\(path)"])
         }
