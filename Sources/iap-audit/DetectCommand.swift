@@ -12,6 +12,9 @@ struct DetectCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    @Option(help: "A TOML configuration file: its [detection.<rule>] settings (see `iap-audit config check`).")
+    var config: String?
+
     @Option(name: .customLong("rule"), help: "Run only this rule (repeatable); all rules by default.")
     var ruleNames: [String] = []
 
@@ -20,6 +23,13 @@ struct DetectCommand: ParsableCommand {
 
     @Flag(help: "Rebuild the store-account clusters from every receipt instead of extending them.")
     var rebuildStoreAccounts = false
+
+    @Flag(
+        help: """
+            Evaluate every subject, as the first run does, instead of only those whose data changed since the last \
+            run. The flags are the same either way; a changed configuration makes the next run full by itself.
+            """)
+    var full = false
 
     func validate() throws {
         for name in ruleNames where DetectionRule(rawValue: name) == nil {
@@ -31,17 +41,20 @@ struct DetectCommand: ParsableCommand {
     func run() throws {
         try runReportingFailure {
             let stop = SignalHandling.installStopHandlers()
-            let (settings, logger) = try global.settings()
+            var configuration = try config.map { try RunConfiguration.load(path: $0) } ?? RunConfiguration()
+            configuration.applyEnvironment(ProcessInfo.processInfo.environment)
+            let (settings, logger) = try global.settings(configuration: configuration)
             let workspace = try Workspace(settings: settings, logger: logger)
-            var detection = DetectionSettings()
-            detection.sandboxInProduction.testerAccountKeys = testerAccounts
+            var detection = configuration.detection
+            detection.sandboxInProduction.testerAccountKeys += testerAccounts
             let rules = ruleNames.isEmpty ? DetectionRule.allCases : ruleNames.compactMap(DetectionRule.init(rawValue:))
             let summary = try workspace.detect(
-                rules: rules, settings: detection, rebuildStoreAccounts: rebuildStoreAccounts, stop: stop)
+                rules: rules, settings: detection, rebuildStoreAccounts: rebuildStoreAccounts, full: full, stop: stop)
             let clusters = summary.storeAccounts
             print(
                 "store accounts: \(clusters.filesRead) files folded in, \(clusters.clustersWritten) clusters written, "
                     + "\(clusters.renamed) renamed" + (clusters.isRebuilt ? " (rebuilt)" : ""))
+            print(Self.scope(of: summary))
             for rule in summary.rules {
                 print(
                     "\(rule.rule) v\(rule.version): \(rule.hits) hits, \(rule.created) new, \(rule.updated) updated "
@@ -50,5 +63,11 @@ struct DetectCommand: ParsableCommand {
             print("flags: \(summary.created) new, \(summary.updated) updated")
             return 0
         }
+    }
+
+    /// Which subjects the rules evaluated, and why all of them when they did.
+    static func scope(of summary: DetectionSummary) -> String {
+        if let reason = summary.fullReason { return "subjects: all (full run: \(reason))" }
+        return "subjects: \(summary.subjectsQueued) whose data changed (incremental run)"
     }
 }

@@ -107,7 +107,8 @@ struct RunCommand: ParsableCommand {
                 if let detection = summary.detection {
                     print(
                         "flags: \(detection.created) new, \(detection.updated) updated, "
-                            + "\(detection.rules.reduce(0) { $0 + $1.hits }) hits over \(detection.rules.count) rules")
+                            + "\(detection.rules.reduce(0) { $0 + $1.hits }) hits over \(detection.rules.count) rules; "
+                            + DetectCommand.scope(of: detection))
                 }
                 if let lines = summary.reconciliation?.linesByStatus, !lines.isEmpty {
                     print(

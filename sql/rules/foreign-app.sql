@@ -5,6 +5,7 @@
 --   or does not match the app of the products it lists. An app of ours missing from the catalog fires too: the
 --   evidence says which field was unknown.
 -- $1: the rule's settings (jsonb; none used).
+-- $2: true to evaluate every subject; false for the subjects detect queued in detect_pending.
 WITH s AS (
     SELECT $1::jsonb AS settings
 ),
@@ -12,6 +13,7 @@ decoded AS (
     SELECT r.*
     FROM receipt_summary r
     WHERE r.status IN (0, 21006) AND (r.bundle_id IS NOT NULL OR r.app_item_id IS NOT NULL)
+      AND ($2::boolean OR r.id IN (SELECT subject_key::bigint FROM detect_pending WHERE subject_kind = 'receipt'))
 ),
 -- Products listed by a receipt that the catalog knows under another app only.
 wrong_product AS (

@@ -7,16 +7,32 @@
 --   (latest_receipt_info or pending_renewal_info present), or a date whose forms (_ms, the text, _pst) name instants
 --   more than a day apart (receipt.date_disagreements: the field, both values and the difference in the evidence).
 -- $1: the rule's settings (jsonb): max_expiry_years_ahead.
+-- $2: true to evaluate every subject; false for the subjects detect queued in detect_pending.
 WITH s AS (
     SELECT make_interval(years => ($1::jsonb ->> 'max_expiry_years_ahead')::int) AS max_ahead
 ),
 -- Purchases with an impossible value first (one pass over purchase), then the status-0 receipts listing them.
+-- The purchases the queued receipts list, with their ids (a receipt's problems come from its purchases).
+scoped_purchase AS (
+    SELECT p.id, p.transaction_id, p.original_transaction_id
+    FROM receipt_purchase rp
+    JOIN purchase p ON p.environment = rp.environment AND p.transaction_id = rp.transaction_id
+    WHERE rp.receipt_id IN (SELECT subject_key::bigint FROM detect_pending WHERE subject_kind = 'receipt')
+),
+scoped_id AS (
+    SELECT transaction_id AS id FROM scoped_purchase
+    UNION
+    SELECT original_transaction_id FROM scoped_purchase WHERE original_transaction_id IS NOT NULL
+),
+-- Every app id, or (queued subjects only) those that are also an id of a queued receipt's purchase.
 app_id AS (
     SELECT apple_id AS id FROM app WHERE apple_id IS NOT NULL
     UNION
-    SELECT app_item_id FROM receipt_summary WHERE app_item_id IS NOT NULL
+    SELECT app_item_id FROM receipt_summary
+    WHERE app_item_id IS NOT NULL AND ($2::boolean OR app_item_id IN (SELECT id FROM scoped_id))
     UNION
-    SELECT adam_id FROM receipt_summary WHERE adam_id IS NOT NULL
+    SELECT adam_id FROM receipt_summary
+    WHERE adam_id IS NOT NULL AND ($2::boolean OR adam_id IN (SELECT id FROM scoped_id))
 ),
 suspect AS (
     SELECT p.id, p.environment, p.transaction_id, p.original_transaction_id, p.expires_date,
@@ -26,9 +42,10 @@ suspect AS (
                AS is_app_id,
            p.expires_date > coalesce(p.purchase_date, p.original_purchase_date) + s.max_ahead AS expires_ahead
     FROM purchase p CROSS JOIN s
-    WHERE p.transaction_id !~ '^[0-9]+$' OR p.original_transaction_id !~ '^[0-9]+$'
-       OR p.transaction_id IN (SELECT id FROM app_id) OR p.original_transaction_id IN (SELECT id FROM app_id)
-       OR p.expires_date > coalesce(p.purchase_date, p.original_purchase_date) + s.max_ahead
+    WHERE ($2::boolean OR p.id IN (SELECT id FROM scoped_purchase))
+      AND (p.transaction_id !~ '^[0-9]+$' OR p.original_transaction_id !~ '^[0-9]+$'
+           OR p.transaction_id IN (SELECT id FROM app_id) OR p.original_transaction_id IN (SELECT id FROM app_id)
+           OR p.expires_date > coalesce(p.purchase_date, p.original_purchase_date) + s.max_ahead)
 ),
 listed AS (
     SELECT r.id AS receipt_id, x.*
@@ -56,7 +73,7 @@ problem AS (
     UNION ALL
     SELECT r.id, 'empty in_app on a receipt that claims a subscription', NULL, NULL, NULL
     FROM receipt_summary r
-    WHERE r.status = 0 AND r.style = 'ios7'
+    WHERE r.status = 0 AND r.style = 'ios7' AND ($2::boolean OR r.id IN (SELECT subject_key::bigint FROM detect_pending WHERE subject_kind = 'receipt'))
       AND NOT EXISTS (SELECT 1 FROM receipt_purchase rp WHERE rp.receipt_id = r.id AND rp.source = 'in_app')
       AND (EXISTS (SELECT 1 FROM receipt_purchase rp WHERE rp.receipt_id = r.id AND rp.source = 'latest_receipt_info')
            OR EXISTS (SELECT 1 FROM pending_renewal n WHERE n.receipt_id = r.id))
@@ -65,7 +82,7 @@ problem AS (
     SELECT r.id, 'date forms disagree', NULL, d ->> 'other',
            d || jsonb_build_object('difference', ((d ->> 'other')::timestamptz - (d ->> 'kept')::timestamptz)::text)
     FROM receipt r CROSS JOIN LATERAL jsonb_array_elements(r.date_disagreements) d
-    WHERE r.date_disagreements IS NOT NULL AND r.status = 0
+    WHERE r.date_disagreements IS NOT NULL AND r.status = 0 AND ($2::boolean OR r.id IN (SELECT subject_key::bigint FROM detect_pending WHERE subject_kind = 'receipt'))
 )
 SELECT 'receipt' AS subject_kind, r.id::text AS subject_key, 'high' AS severity,
        coalesce(r.recorded_at, r.request_date) AS window_start, coalesce(r.recorded_at, r.request_date) AS window_end,

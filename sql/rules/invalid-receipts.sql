@@ -5,6 +5,7 @@
 --   (>= high_receipts: high); any info_statuses receipt (21003: not authentic) is at least info. Apple-side
 --   errors (21005, 21009, 211xx) are never counted.
 -- $1: the rule's settings (jsonb): window_hours, warning_receipts, high_receipts, counted_statuses, info_statuses.
+-- $2: true to evaluate every subject; false for the subjects detect queued in detect_pending.
 WITH s AS (
     SELECT make_interval(hours => ($1::jsonb ->> 'window_hours')::int) AS window_length,
            ($1::jsonb ->> 'window_hours')::int AS window_hours,
@@ -17,6 +18,7 @@ bad AS (
     SELECT r.account_key, r.id, r.status, r.recorded_at
     FROM receipt_summary r CROSS JOIN s
     WHERE r.account_key IS NOT NULL AND (r.status = ANY (s.counted) OR r.status = ANY (s.info))
+      AND ($2::boolean OR r.account_key IN (SELECT subject_key FROM detect_pending WHERE subject_kind = 'app-account'))
 ),
 candidate AS (
     SELECT b.account_key

@@ -6,6 +6,7 @@
 --   the account's first) within burst_hours: high. Unconfirmed clusters are reported beside, as an upper bound.
 -- $1: the rule's settings (jsonb): window_days, warning_store_accounts, high_store_accounts, burst_hours,
 --   burst_new_store_accounts.
+-- $2: true to evaluate every subject; false for the subjects detect queued in detect_pending.
 WITH s AS (
     SELECT make_interval(days => ($1::jsonb ->> 'window_days')::int) AS window_length,
            ($1::jsonb ->> 'window_days')::int AS window_days,
@@ -19,6 +20,7 @@ paid AS (
     FROM account_purchase ap
     JOIN store_account sa ON sa.key = ap.store_account_key
     WHERE ap.is_payment AND ap.purchase_date IS NOT NULL
+      AND ($2::boolean OR ap.account_key IN (SELECT subject_key FROM detect_pending WHERE subject_kind = 'app-account'))
 ),
 -- Only accounts that paid from enough confirmed store accounts in all can fire: the windowed self-join stays small.
 candidate AS (

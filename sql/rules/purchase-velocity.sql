@@ -4,6 +4,7 @@
 -- description: >= short_window_purchases purchases within short_window_minutes, or >= long_window_purchases
 --   within long_window_hours. Restores, upgrades and family-shared entries are not purchases.
 -- $1: the rule's settings (jsonb).
+-- $2: true to evaluate every subject; false for the subjects detect queued in detect_pending.
 WITH s AS (
     SELECT ($1::jsonb ->> 'short_window_minutes')::int AS short_minutes,
            ($1::jsonb ->> 'short_window_purchases')::int AS short_at,
@@ -14,6 +15,7 @@ paid AS (
     SELECT ap.account_key, ap.transaction_id, ap.product_id, ap.purchase_date
     FROM account_purchase ap
     WHERE ap.is_payment AND ap.purchase_date IS NOT NULL
+      AND ($2::boolean OR ap.account_key IN (SELECT subject_key FROM detect_pending WHERE subject_kind = 'app-account'))
 ),
 counted AS (
     SELECT p.account_key, p.purchase_date,

@@ -6,6 +6,7 @@
 --   cancellation_reason (1: a problem in our app) are listed but not counted; upgrades and family-shared entries
 --   are neither purchases nor refunds.
 -- $1: the rule's settings (jsonb).
+-- $2: true to evaluate every subject; false for the subjects detect queued in detect_pending.
 WITH s AS (
     SELECT make_interval(days => ($1::jsonb ->> 'window_days')::int) AS window_length,
            ($1::jsonb ->> 'window_days')::int AS window_days,
@@ -22,6 +23,7 @@ paid AS (
                AS is_refund
     FROM account_purchase ap CROSS JOIN s
     WHERE ap.is_payment AND ap.purchase_date IS NOT NULL
+      AND ($2::boolean OR ap.account_key IN (SELECT subject_key FROM detect_pending WHERE subject_kind = 'app-account'))
 ),
 candidate AS (
     SELECT p.account_key

@@ -4,6 +4,7 @@
 -- description: A sandbox receipt (environment Sandbox, a sandbox receipt_type, or status 21007) in production
 --   data, from an account not on the tester allowlist (App Review and internal testers).
 -- $1: the rule's settings (jsonb): tester_account_keys.
+-- $2: true to evaluate every subject; false for the subjects detect queued in detect_pending.
 WITH s AS (
     SELECT ARRAY(SELECT jsonb_array_elements_text($1::jsonb -> 'tester_account_keys')) AS testers
 )
@@ -18,3 +19,4 @@ FROM receipt_summary r
 CROSS JOIN s
 LEFT JOIN input_file f ON f.id = r.file_id
 WHERE r.is_sandbox AND (r.account_key IS NULL OR NOT (r.account_key = ANY (s.testers)))
+  AND ($2::boolean OR r.id IN (SELECT subject_key::bigint FROM detect_pending WHERE subject_kind = 'receipt'))

@@ -4,6 +4,7 @@
 -- description: One confirmed App Store account used by >= min_app_accounts of our app accounts within
 --   window_days (an account "uses" it when it first posts one of its purchases).
 -- $1: the rule's settings (jsonb): window_days, min_app_accounts.
+-- $2: true to evaluate every subject; false for the subjects detect queued in detect_pending.
 WITH s AS (
     SELECT make_interval(days => ($1::jsonb ->> 'window_days')::int) AS window_length,
            ($1::jsonb ->> 'window_days')::int AS window_days,
@@ -14,6 +15,8 @@ used AS (
     FROM account_purchase ap
     JOIN store_account sa ON sa.key = ap.store_account_key AND sa.is_confirmed
     WHERE ap.first_posted_at IS NOT NULL
+      AND ($2::boolean OR ap.store_account_key IN (SELECT subject_key FROM detect_pending
+                                                   WHERE subject_kind = 'store-account'))
     GROUP BY ap.store_account_key, ap.account_key
 ),
 candidate AS (

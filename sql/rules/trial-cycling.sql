@@ -5,6 +5,7 @@
 --   subscription group within window_days, each a different original transaction (so different store accounts).
 --   Receipts without subscription_group_identifier count each app as one group.
 -- $1: the rule's settings (jsonb): window_days, min_intro_offer_starts.
+-- $2: true to evaluate every subject; false for the subjects detect queued in detect_pending.
 WITH s AS (
     SELECT make_interval(days => ($1::jsonb ->> 'window_days')::int) AS window_length,
            ($1::jsonb ->> 'window_days')::int AS window_days,
@@ -16,6 +17,7 @@ starts AS (
            min(ap.store_account_key) AS store_account_key
     FROM account_purchase ap
     WHERE ap.is_intro_offer AND ap.purchase_date IS NOT NULL
+      AND ($2::boolean OR ap.account_key IN (SELECT subject_key FROM detect_pending WHERE subject_kind = 'app-account'))
     GROUP BY ap.account_key, ap.subscription_group, ap.original_transaction_id
 ),
 candidate AS (

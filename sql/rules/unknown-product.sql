@@ -4,6 +4,7 @@
 -- description: A production transaction of a catalog app whose product id the catalog does not list for that app
 --   (an app missing altogether is foreign-app's finding).
 -- $1: the rule's settings (jsonb; none used).
+-- $2: true to evaluate every subject; false for the subjects detect queued in detect_pending.
 WITH s AS (
     SELECT $1::jsonb AS settings
 )
@@ -24,3 +25,4 @@ CROSS JOIN s
 JOIN app a ON a.bundle_id = p.bundle_id
 WHERE p.environment = 'Production'
   AND NOT EXISTS (SELECT 1 FROM product x WHERE x.bundle_id = p.bundle_id AND x.product_id = p.product_id)
+  AND ($2::boolean OR p.transaction_id IN (SELECT subject_key FROM detect_pending WHERE subject_kind = 'transaction'))

@@ -28,6 +28,12 @@ package enum DetectionRule: String, Sendable, CaseIterable, Codable {
         return String(body)
     }
 
+    /// True when the rule can evaluate only the subjects detect queued (its SQL takes `$2`, "every subject"). The
+    /// others read small tables (failed signatures, transaction conflicts) whole every run.
+    func readsQueuedSubjects() throws(IAPAuditError) -> Bool {
+        SQLPlaceholders(scanning: try sql()).numbers.contains(2)
+    }
+
     /// The `-- version: N` of the rule's header: bumped whenever what the rule flags changes.
     func version() throws(IAPAuditError) -> Int {
         for line in try sql().split(separator: "\n") {

@@ -15,11 +15,18 @@ package struct DetectionSummary: Sendable, Codable, Equatable {
 
     /// Store-account clustering.
     package var storeAccounts = StoreAccountSummary()
-    /// Seconds spent refreshing `account_purchase`.
+    /// Why this run evaluated every subject (and rebuilt `receipt_summary` and `account_purchase`, unless only some
+    /// rules ran); nil when it evaluated only the subjects whose data changed.
+    package var fullReason: String?
+    /// Subjects whose data changed since every rule last ran (`detect_pending`); a full run evaluates all anyway.
+    package var subjectsQueued = 0
+    /// Seconds spent bringing `receipt_summary` and `account_purchase` up to date.
     package var refreshSeconds = 0.0
     /// Per rule, in the order run.
     package var rules: [RuleOutcome] = []
 
+    /// True when every subject was evaluated.
+    package var isFull: Bool { fullReason != nil }
     /// Flags created over all rules.
     package var created: Int { rules.reduce(0) { $0 + $1.created } }
     /// Flags updated over all rules.

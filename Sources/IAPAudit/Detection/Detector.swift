@@ -2,8 +2,15 @@ internal import Foundation
 internal import Logging
 internal import Postgres
 
-/// Runs the fraud rules: updates the store-account clusters, refreshes the receipts and purchases the rules read,
-/// then runs each rule's SQL and writes its hits as flags.
+/// Runs the fraud rules: updates the store-account clusters, brings the receipts and purchases the rules read up to
+/// date, then runs each rule's SQL and writes its hits as flags.
+///
+/// Incremental (docs/decisions.md, "Incremental detection"): `sql/queries/detect_prepare.sql` folds only the receipts
+/// of files not seen yet into `receipt_summary` and `account_purchase`, and queues the subjects whose data changed in
+/// `detect_pending`; a rule whose SQL takes `$2` then evaluates only those subjects, and only its hits on them are
+/// written. Every rule's answer for a subject depends on that subject's data alone, so the flags are those a run over
+/// every subject writes. The run is full instead when asked, the first time, after the clusters were rebuilt, or when
+/// the settings, a rule's version or the rules run differ from the last run's.
 struct Detector {
     /// Memory each sort or hash of the detection SQL may use before spilling to disk. The default (4 MB) makes the
     /// million-row joins of clustering and the rules spill, which costs about 40% of their time; the session is
@@ -18,7 +25,7 @@ struct Detector {
 
     func run(
         rules: [DetectionRule], settings: DetectionSettings, runID: Int64, rebuildStoreAccounts: Bool,
-        stop: StopRequest = StopRequest()
+        full: Bool = false, stop: StopRequest = StopRequest()
     ) throws -> DetectionSummary {
         guard try connection.tryAdvisoryLock(Self.lockKey) else {
             throw IAPAuditError.locked(holder: try connection.advisoryLockHolder(Self.lockKey))
@@ -37,27 +44,87 @@ struct Detector {
         summary.storeAccounts.renamed = clustering.renamed
         summary.storeAccounts.seconds = clustering.seconds
 
-        // CONCURRENTLY: a plain refresh takes an ACCESS EXCLUSIVE lock, so an analyst's open transaction that read the
-        // view would stall the run, and every analyst query would queue behind the run in turn.
+        let state = try Self.state(settings: settings)
+        let stored = try connection.query("SELECT value FROM detection_state WHERE name = 'rules'").string(0, 0)
+        summary.fullReason = Self.fullReason(
+            asked: full, clustersRebuilt: clustering.isRebuilt, stored: stored, current: state)
+        let rebuild = summary.fullReason != nil
+        let allRules = Set(rules) == Set(DetectionRule.allCases)
+        if summary.fullReason == nil && !allRules { summary.fullReason = "only some rules run" }
+
         summary.refreshSeconds = try timed {
+            try analyzeChangedTables()
+            try connection.transaction {
+                for statement in try SQLResources.statements(ofQuery: "detect_prepare") {
+                    let parameters: [(any PostgresParameter)?] =
+                        SQLPlaceholders(scanning: statement).numbers.isEmpty ? [] : [runID, rebuild]
+                    try connection.query(statement, parameters, context: "bring receipts and purchases up to date")
+                }
+            }
+            // Statistics for the rules' plans: a rebuild replaced every row; the queue changes every run.
             try connection.execute(
-                script: """
-                    REFRESH MATERIALIZED VIEW CONCURRENTLY receipt_summary;
-                    ANALYZE receipt_summary;
-                    REFRESH MATERIALIZED VIEW CONCURRENTLY account_purchase;
-                    ANALYZE account_purchase
-                    """, context: "refresh receipts and purchases")
+                script: rebuild ? "ANALYZE receipt_summary; ANALYZE account_purchase" : "ANALYZE detect_pending",
+                context: "analyze what the rules read")
         }
+        summary.subjectsQueued = try connection.query("SELECT count(*) FROM detect_pending").requireInt(0, 0)
         for rule in rules {
             try stop.check()
-            summary.rules.append(try run(rule, settings: settings, runID: runID))
+            let everySubject = try summary.fullReason != nil || !rule.readsQueuedSubjects()
+            summary.rules.append(try run(rule, settings: settings, runID: runID, everySubject: everySubject))
+        }
+        // Only a run of every rule has answered for the queue; after one of some rules, the next run does all.
+        try connection.transaction {
+            if allRules { try connection.query("DELETE FROM detect_pending", context: "empty the detect queue") }
+            try connection.query(
+                """
+                INSERT INTO detection_state (name, value) VALUES ('rules', $1)
+                ON CONFLICT (name) DO UPDATE SET value = excluded.value
+                """, [allRules ? state : Self.someRulesState], context: "record what the rules ran with")
         }
         return summary
     }
 
+    /// Takes statistics of the tables ingest writes when a tenth of their rows changed since the last ones.
+    /// Autovacuum does so in its own time, which after a first large load comes after the plans that need them:
+    /// planned as if `purchase` held a few rows, updating `account_purchase` took seconds instead of milliseconds.
+    private func analyzeChangedTables() throws {
+        let stale = try connection.query(
+            """
+            SELECT relname FROM pg_stat_user_tables
+            WHERE schemaname = current_schema()
+              AND relname IN ('receipt', 'purchase', 'receipt_purchase', 'pending_renewal', 'signed_object',
+                              'purchase_conflict', 'store_account', 'store_account_member')
+              AND n_mod_since_analyze > 0.1 * greatest(n_live_tup, 1000)
+            ORDER BY relname
+            """, context: "find tables without current statistics")
+        for row in 0..<stale.rowCount {
+            let table = try stale.requireString(row, 0)
+            try connection.execute(script: "ANALYZE \(table)", context: "analyze \(table)")
+        }
+    }
+
+    /// Why every subject must be evaluated and both tables rebuilt, or nil when the queued subjects are enough.
+    private static func fullReason(asked: Bool, clustersRebuilt: Bool, stored: String?, current: String) -> String? {
+        if asked { return "asked for" }
+        if clustersRebuilt { return "the store accounts were rebuilt" }
+        guard let stored else { return "no complete detect run recorded" }
+        if stored == someRulesState { return "the last detect ran only some rules" }
+        return stored == current ? nil : "the settings or rule versions differ from the last run's"
+    }
+
+    /// The recorded state after a run of some rules: the queue is still owed to the others.
+    private static let someRulesState = "some rules"
+
+    /// What the flags depend on besides the data: every rule's version and settings, as JSON text.
+    private static func state(settings: DetectionSettings) throws -> String {
+        let versions = try DetectionRule.allCases.map { "\"\($0.id)\": \(try $0.version())" }
+        return "{\"versions\": {\(versions.joined(separator: ", "))}, \"settings\": \(try settings.jsonText())}"
+    }
+
     /// Runs one rule in its own transaction: its hits into `detect_hit`, then merged into `flag`.
+    /// With `everySubject` false, the rule evaluates the queued subjects only, and only hits on them are kept.
     private func run(
-        _ rule: DetectionRule, settings: DetectionSettings, runID: Int64
+        _ rule: DetectionRule, settings: DetectionSettings, runID: Int64, everySubject: Bool
     ) throws
         -> DetectionSummary.RuleOutcome
     {
@@ -76,8 +143,10 @@ struct Detector {
                         ) ON COMMIT DROP
                         """, context: "create detect_hit")
                 let inserted = try connection.query(
-                    "INSERT INTO detect_hit SELECT * FROM (\n" + (try rule.sql()) + "\n) AS hit",
-                    [parameters], context: "rule \(rule.id)")
+                    "INSERT INTO detect_hit SELECT * FROM (\n" + (try rule.sql()) + "\n) AS hit\n"
+                        + "WHERE $2::boolean OR (hit.subject_kind, hit.subject_key) IN "
+                        + "(SELECT subject_kind, subject_key FROM detect_pending)",
+                    [parameters, everySubject], context: "rule \(rule.id)")
                 outcome.hits = inserted.affectedRows
                 let written = try connection.query(
                     try SQLResources.query("flag_upsert"), [rule.id, version, runID], context: "flags of \(rule.id)")

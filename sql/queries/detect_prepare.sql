@@ -1,0 +1,154 @@
+-- Detect, after store-account clustering: fold the receipts of files detect has not seen into receipt_summary,
+-- recompute the account_purchase rows of every purchase that changed, and queue in detect_pending the subjects whose
+-- data changed, for the rules. $1 = the run id, $2 = true to rebuild both tables from every receipt (the rules then
+-- evaluate every subject, so nothing is queued). One transaction; temporary tables drop at COMMIT.
+
+CREATE TEMPORARY TABLE detect_setting ON COMMIT DROP AS
+SELECT $1::bigint AS run_id, $2::boolean AS rebuild;
+
+-- DELETE rather than TRUNCATE: TRUNCATE's ACCESS EXCLUSIVE lock would wait for, then block, every analyst session
+-- that reads these tables.
+DELETE FROM receipt_summary WHERE (SELECT rebuild FROM detect_setting);
+DELETE FROM account_purchase WHERE (SELECT rebuild FROM detect_setting);
+DELETE FROM detect_file WHERE (SELECT rebuild FROM detect_setting);
+
+CREATE TEMPORARY TABLE detect_new_file ON COMMIT DROP AS
+SELECT f.id AS file_id
+FROM input_file f
+WHERE f.kind = 'receipts' AND NOT EXISTS (SELECT 1 FROM detect_file d WHERE d.file_id = f.id);
+
+-- A receipt's id is its file's id * 2^32 + its record number: a file's receipts are one range of the primary key.
+CREATE TEMPORARY TABLE detect_new_receipt ON COMMIT DROP AS
+SELECT r.id, r.file_id, r.line, r.style, r.recorded_at, r.account_key, r.store_account, r.receipt_data_sha256,
+       r.status, r.environment, r.is_sandbox, r.receipt_type, r.bundle_id, r.app_item_id, r.adam_id,
+       r.request_date, r.transaction_entries
+FROM detect_new_file n
+JOIN receipt r ON r.id >= n.file_id * 4294967296 AND r.id < (n.file_id + 1) * 4294967296;
+ANALYZE detect_new_receipt;
+
+INSERT INTO receipt_summary SELECT * FROM detect_new_receipt;
+
+-- Purchases whose id is an app id a new receipt names: forged-fields flags a receipt that lists one, so the receipts
+-- listing them are evaluated again (no other fact of a purchase that a later receipt can change is read for a receipt).
+CREATE TEMPORARY TABLE detect_app_id_purchase ON COMMIT DROP AS
+SELECT p.id, p.environment, p.transaction_id, coalesce(p.original_transaction_id, p.transaction_id) AS ot
+FROM (SELECT app_item_id AS id FROM detect_new_receipt WHERE app_item_id IS NOT NULL
+      UNION
+      SELECT adam_id FROM detect_new_receipt WHERE adam_id IS NOT NULL) a
+JOIN purchase p ON p.original_transaction_id = a.id OR p.transaction_id = a.id
+WHERE NOT (SELECT rebuild FROM detect_setting);
+
+-- Purchases whose account_purchase rows, or whose rules' answers, may have changed: every one in a rebuild; else
+-- those the new receipts list (new, or given new facts by a later copy), those of the store accounts this run's
+-- clustering changed, and those above.
+CREATE TEMPORARY TABLE detect_changed_purchase ON COMMIT DROP AS
+SELECT p.id, p.environment, p.transaction_id, coalesce(p.original_transaction_id, p.transaction_id) AS ot
+FROM purchase p
+WHERE (SELECT rebuild FROM detect_setting)
+UNION
+SELECT p.id, p.environment, p.transaction_id, coalesce(p.original_transaction_id, p.transaction_id)
+FROM detect_new_receipt r
+JOIN receipt_purchase rp ON rp.receipt_id = r.id
+JOIN purchase p ON p.environment = rp.environment AND p.transaction_id = rp.transaction_id
+WHERE NOT (SELECT rebuild FROM detect_setting)
+UNION
+SELECT p.id, p.environment, p.transaction_id, coalesce(p.original_transaction_id, p.transaction_id)
+FROM store_account s
+JOIN store_account_member m ON m.store_account_key = s.key
+JOIN purchase p ON p.original_transaction_id = m.original_transaction_id
+    OR (p.environment = 'Production' AND p.transaction_id = m.original_transaction_id)
+WHERE s.updated_run_id = (SELECT run_id FROM detect_setting) AND NOT (SELECT rebuild FROM detect_setting)
+UNION
+SELECT * FROM detect_app_id_purchase;
+ANALYZE detect_changed_purchase;
+
+-- The subjects, in the flags' kinds, whose data changed. Accounts and store accounts are taken from the purchases'
+-- rows both before (a row can disappear: an upgraded period) and after they are recomputed.
+CREATE TEMPORARY TABLE detect_changed_subject (
+    subject_kind  text NOT NULL,
+    subject_key   text NOT NULL
+) ON COMMIT DROP;
+
+-- A rebuild queues nothing: its rules evaluate every subject.
+INSERT INTO detect_changed_subject
+SELECT * FROM (
+SELECT 'receipt', id::text FROM detect_new_receipt
+UNION ALL
+SELECT 'receipt-data', encode(receipt_data_sha256, 'hex') FROM detect_new_receipt
+WHERE receipt_data_sha256 IS NOT NULL
+UNION ALL
+SELECT 'app-account', account_key FROM detect_new_receipt WHERE account_key IS NOT NULL
+UNION ALL
+SELECT 'transaction', transaction_id FROM detect_changed_purchase
+UNION ALL
+SELECT 'transaction', ot FROM detect_changed_purchase
+UNION ALL
+SELECT 'receipt', rp.receipt_id::text
+FROM detect_app_id_purchase c
+JOIN receipt_purchase rp ON rp.environment = c.environment AND rp.transaction_id = c.transaction_id
+UNION ALL
+SELECT 'store-account', key FROM store_account WHERE updated_run_id = (SELECT run_id FROM detect_setting)
+) changed (subject_kind, subject_key)
+WHERE NOT (SELECT rebuild FROM detect_setting);
+
+INSERT INTO detect_changed_subject
+SELECT 'app-account', ap.account_key
+FROM account_purchase ap JOIN detect_changed_purchase c ON c.id = ap.purchase_id
+WHERE NOT (SELECT rebuild FROM detect_setting)
+UNION ALL
+SELECT 'store-account', ap.store_account_key
+FROM account_purchase ap JOIN detect_changed_purchase c ON c.id = ap.purchase_id
+WHERE ap.store_account_key IS NOT NULL AND NOT (SELECT rebuild FROM detect_setting);
+
+DELETE FROM account_purchase ap USING detect_changed_purchase c WHERE ap.purchase_id = c.id;
+
+INSERT INTO account_purchase (account_key, purchase_id, transaction_id, original_transaction_id, product_id,
+    bundle_id, product_type, quantity, purchase_date, cancellation_date, cancellation_reason, is_intro_offer,
+    subscription_group, is_payment, store_account_key, first_posted_at, first_receipt_id, receipts)
+SELECT r.account_key,
+       p.id,
+       p.transaction_id,
+       coalesce(p.original_transaction_id, p.transaction_id),
+       p.product_id,
+       p.bundle_id,
+       pr.type,
+       p.quantity,
+       p.purchase_date,
+       p.cancellation_date,
+       p.cancellation_reason,
+       coalesce(p.is_trial_period, false) OR coalesce(p.is_in_intro_offer_period, false),
+       coalesce(p.subscription_group_identifier, p.bundle_id),
+       -- A restore re-issues a non-consumable under a new transaction id: not a payment. Renewals are.
+       p.original_transaction_id IS NULL OR p.original_transaction_id = p.transaction_id
+           OR pr.type = 'auto-renewable',
+       m.store_account_key,
+       min(coalesce(r.recorded_at, r.request_date, p.purchase_date)),
+       min(r.id),
+       count(*)
+FROM detect_changed_purchase c
+JOIN purchase p ON p.id = c.id
+JOIN receipt_purchase rp ON rp.environment = p.environment AND rp.transaction_id = p.transaction_id
+JOIN receipt_summary r ON r.id = rp.receipt_id
+LEFT JOIN product pr ON pr.bundle_id = p.bundle_id AND pr.product_id = p.product_id
+LEFT JOIN store_account_member m ON m.original_transaction_id = coalesce(p.original_transaction_id, p.transaction_id)
+WHERE r.status = 0 AND NOT r.is_sandbox AND r.account_key IS NOT NULL
+  AND p.environment = 'Production'
+  AND p.in_app_ownership_type IS DISTINCT FROM 'FAMILY_SHARED'
+  AND p.is_upgraded IS NOT TRUE
+GROUP BY r.account_key, p.id, pr.type, m.store_account_key;
+
+INSERT INTO detect_changed_subject
+SELECT 'app-account', ap.account_key
+FROM account_purchase ap JOIN detect_changed_purchase c ON c.id = ap.purchase_id
+WHERE NOT (SELECT rebuild FROM detect_setting)
+UNION ALL
+SELECT 'store-account', ap.store_account_key
+FROM account_purchase ap JOIN detect_changed_purchase c ON c.id = ap.purchase_id
+WHERE ap.store_account_key IS NOT NULL AND NOT (SELECT rebuild FROM detect_setting);
+
+INSERT INTO detect_pending (subject_kind, subject_key)
+SELECT DISTINCT subject_kind, subject_key FROM detect_changed_subject
+ON CONFLICT DO NOTHING;
+
+INSERT INTO detect_file (file_id, run_id)
+SELECT n.file_id, s.run_id FROM detect_new_file n CROSS JOIN detect_setting s;
