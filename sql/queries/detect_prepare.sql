@@ -38,28 +38,46 @@ FROM (SELECT app_item_id AS id FROM detect_new_receipt WHERE app_item_id IS NOT 
 JOIN purchase p ON p.original_transaction_id = a.id OR p.transaction_id = a.id
 WHERE NOT (SELECT rebuild FROM detect_setting);
 
+-- The clusters this run's clustering wrote (new, grown, merged or renamed).
+CREATE TEMPORARY TABLE detect_changed_cluster ON COMMIT DROP AS
+SELECT key FROM store_account
+WHERE updated_run_id = (SELECT run_id FROM detect_setting) AND NOT (SELECT rebuild FROM detect_setting);
+ANALYZE detect_changed_cluster;
+
 -- Purchases whose account_purchase rows, or whose rules' answers, may have changed: every one in a rebuild; else
--- those the new receipts list (new, or given new facts by a later copy), those of the store accounts this run's
--- clustering changed, and those above.
-CREATE TEMPORARY TABLE detect_changed_purchase ON COMMIT DROP AS
-SELECT p.id, p.environment, p.transaction_id, coalesce(p.original_transaction_id, p.transaction_id) AS ot
-FROM purchase p
-WHERE (SELECT rebuild FROM detect_setting)
-UNION
+-- those the new receipts list (new, or given new facts by a later copy), those of the clusters above, and those
+-- whose id is a new app id. One statement each: a small table each, so each is planned as lookups.
+CREATE TEMPORARY TABLE detect_changed_purchase (
+    id              bigint PRIMARY KEY,
+    environment     text NOT NULL,
+    transaction_id  text NOT NULL,
+    ot              text NOT NULL
+) ON COMMIT DROP;
+
+INSERT INTO detect_changed_purchase
 SELECT p.id, p.environment, p.transaction_id, coalesce(p.original_transaction_id, p.transaction_id)
+FROM purchase p
+WHERE (SELECT rebuild FROM detect_setting);
+
+INSERT INTO detect_changed_purchase
+SELECT DISTINCT p.id, p.environment, p.transaction_id, coalesce(p.original_transaction_id, p.transaction_id)
 FROM detect_new_receipt r
 JOIN receipt_purchase rp ON rp.receipt_id = r.id
 JOIN purchase p ON p.environment = rp.environment AND p.transaction_id = rp.transaction_id
 WHERE NOT (SELECT rebuild FROM detect_setting)
-UNION
-SELECT p.id, p.environment, p.transaction_id, coalesce(p.original_transaction_id, p.transaction_id)
-FROM store_account s
+ON CONFLICT DO NOTHING;
+
+INSERT INTO detect_changed_purchase
+SELECT DISTINCT p.id, p.environment, p.transaction_id, coalesce(p.original_transaction_id, p.transaction_id)
+FROM detect_changed_cluster s
 JOIN store_account_member m ON m.store_account_key = s.key
 JOIN purchase p ON p.original_transaction_id = m.original_transaction_id
     OR (p.environment = 'Production' AND p.transaction_id = m.original_transaction_id)
-WHERE s.updated_run_id = (SELECT run_id FROM detect_setting) AND NOT (SELECT rebuild FROM detect_setting)
-UNION
-SELECT * FROM detect_app_id_purchase;
+ON CONFLICT DO NOTHING;
+
+INSERT INTO detect_changed_purchase
+SELECT * FROM detect_app_id_purchase
+ON CONFLICT DO NOTHING;
 ANALYZE detect_changed_purchase;
 
 -- The subjects, in the flags' kinds, whose data changed. Accounts and store accounts are taken from the purchases'
@@ -87,7 +105,7 @@ SELECT 'receipt', rp.receipt_id::text
 FROM detect_app_id_purchase c
 JOIN receipt_purchase rp ON rp.environment = c.environment AND rp.transaction_id = c.transaction_id
 UNION ALL
-SELECT 'store-account', key FROM store_account WHERE updated_run_id = (SELECT run_id FROM detect_setting)
+SELECT 'store-account', key FROM detect_changed_cluster
 ) changed (subject_kind, subject_key)
 WHERE NOT (SELECT rebuild FROM detect_setting);
 

@@ -6,6 +6,16 @@ SELECT f.id AS file_id
 FROM input_file f
 WHERE f.kind = 'receipts' AND NOT EXISTS (SELECT 1 FROM store_account_file d WHERE d.file_id = f.id);
 
+-- Their valid production receipts. A receipt's id is its file's id * 2^32 + its record number: a file's receipts are
+-- one range of the primary key. Counted (analyzed) before the join below, so that a day's few receipts are joined by
+-- key and a rebuild's many by hashing.
+CREATE TEMPORARY TABLE cluster_receipt ON COMMIT DROP AS
+SELECT r.id, r.style, r.store_account
+FROM cluster_file cf
+JOIN receipt r ON r.id >= cf.file_id * 4294967296 AND r.id < (cf.file_id + 1) * 4294967296
+WHERE r.status = 0 AND NOT r.is_sandbox;
+ANALYZE cluster_receipt;
+
 -- Production, status-0 transactions of catalog apps; family-shared entries never link accounts. Never device ids,
 -- download ids, our own account or addresses. A verified StoreKit 2 transaction brings its appTransactionId (only
 -- verified ones reach purchase), which names one App Store account per app.
@@ -18,14 +28,12 @@ SELECT r.id AS receipt_id,
        p.purchase_date,
        coalesce(pr.type IN ('non-consumable', 'auto-renewable', 'non-renewing', 'free-subscription'), false)
            AS is_ownable
-FROM cluster_file cf
-JOIN receipt r ON r.file_id = cf.file_id
+FROM cluster_receipt r
 JOIN receipt_purchase rp ON rp.receipt_id = r.id
 JOIN purchase p ON p.environment = rp.environment AND p.transaction_id = rp.transaction_id
 JOIN app a ON a.bundle_id = p.bundle_id
 LEFT JOIN product pr ON pr.bundle_id = p.bundle_id AND pr.product_id = p.product_id
-WHERE r.status = 0 AND NOT r.is_sandbox AND p.environment = 'Production'
-  AND p.in_app_ownership_type IS DISTINCT FROM 'FAMILY_SHARED';
+WHERE p.environment = 'Production' AND p.in_app_ownership_type IS DISTINCT FROM 'FAMILY_SHARED';
 
 -- Temporary tables are never analyzed automatically; without statistics the planner guesses badly at scale.
 ANALYZE cluster_entry;

@@ -17,7 +17,7 @@ scoped_purchase AS (
     SELECT p.id, p.transaction_id, p.original_transaction_id
     FROM receipt_purchase rp
     JOIN purchase p ON p.environment = rp.environment AND p.transaction_id = rp.transaction_id
-    WHERE rp.receipt_id IN (SELECT subject_key::bigint FROM detect_pending WHERE subject_kind = 'receipt')
+    WHERE rp.receipt_id = ANY (ARRAY(SELECT subject_key::bigint FROM detect_pending WHERE subject_kind = 'receipt'))
 ),
 scoped_id AS (
     SELECT transaction_id AS id FROM scoped_purchase
@@ -29,10 +29,10 @@ app_id AS (
     SELECT apple_id AS id FROM app WHERE apple_id IS NOT NULL
     UNION
     SELECT app_item_id FROM receipt_summary
-    WHERE app_item_id IS NOT NULL AND ($2::boolean OR app_item_id IN (SELECT id FROM scoped_id))
+    WHERE app_item_id IS NOT NULL AND ($2::boolean OR app_item_id = ANY (ARRAY(SELECT id FROM scoped_id)))
     UNION
     SELECT adam_id FROM receipt_summary
-    WHERE adam_id IS NOT NULL AND ($2::boolean OR adam_id IN (SELECT id FROM scoped_id))
+    WHERE adam_id IS NOT NULL AND ($2::boolean OR adam_id = ANY (ARRAY(SELECT id FROM scoped_id)))
 ),
 suspect AS (
     SELECT p.id, p.environment, p.transaction_id, p.original_transaction_id, p.expires_date,
@@ -42,7 +42,7 @@ suspect AS (
                AS is_app_id,
            p.expires_date > coalesce(p.purchase_date, p.original_purchase_date) + s.max_ahead AS expires_ahead
     FROM purchase p CROSS JOIN s
-    WHERE ($2::boolean OR p.id IN (SELECT id FROM scoped_purchase))
+    WHERE ($2::boolean OR p.id = ANY (ARRAY(SELECT id FROM scoped_purchase)))
       AND (p.transaction_id !~ '^[0-9]+$' OR p.original_transaction_id !~ '^[0-9]+$'
            OR p.transaction_id IN (SELECT id FROM app_id) OR p.original_transaction_id IN (SELECT id FROM app_id)
            OR p.expires_date > coalesce(p.purchase_date, p.original_purchase_date) + s.max_ahead)
@@ -73,7 +73,7 @@ problem AS (
     UNION ALL
     SELECT r.id, 'empty in_app on a receipt that claims a subscription', NULL, NULL, NULL
     FROM receipt_summary r
-    WHERE r.status = 0 AND r.style = 'ios7' AND ($2::boolean OR r.id IN (SELECT subject_key::bigint FROM detect_pending WHERE subject_kind = 'receipt'))
+    WHERE r.status = 0 AND r.style = 'ios7' AND ($2::boolean OR r.id = ANY (ARRAY(SELECT subject_key::bigint FROM detect_pending WHERE subject_kind = 'receipt')))
       AND NOT EXISTS (SELECT 1 FROM receipt_purchase rp WHERE rp.receipt_id = r.id AND rp.source = 'in_app')
       AND (EXISTS (SELECT 1 FROM receipt_purchase rp WHERE rp.receipt_id = r.id AND rp.source = 'latest_receipt_info')
            OR EXISTS (SELECT 1 FROM pending_renewal n WHERE n.receipt_id = r.id))
@@ -82,7 +82,7 @@ problem AS (
     SELECT r.id, 'date forms disagree', NULL, d ->> 'other',
            d || jsonb_build_object('difference', ((d ->> 'other')::timestamptz - (d ->> 'kept')::timestamptz)::text)
     FROM receipt r CROSS JOIN LATERAL jsonb_array_elements(r.date_disagreements) d
-    WHERE r.date_disagreements IS NOT NULL AND r.status = 0 AND ($2::boolean OR r.id IN (SELECT subject_key::bigint FROM detect_pending WHERE subject_kind = 'receipt'))
+    WHERE r.date_disagreements IS NOT NULL AND r.status = 0 AND ($2::boolean OR r.id = ANY (ARRAY(SELECT subject_key::bigint FROM detect_pending WHERE subject_kind = 'receipt')))
 )
 SELECT 'receipt' AS subject_kind, r.id::text AS subject_key, 'high' AS severity,
        coalesce(r.recorded_at, r.request_date) AS window_start, coalesce(r.recorded_at, r.request_date) AS window_end,

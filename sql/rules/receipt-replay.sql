@@ -17,7 +17,7 @@ ownable AS (
     SELECT ap.*, ap.product_type IN ('non-consumable', 'auto-renewable', 'non-renewing', 'free-subscription')
                AS is_ownable
     FROM account_purchase ap
-    WHERE $2::boolean OR ap.transaction_id IN (SELECT subject_key FROM detect_pending WHERE subject_kind = 'transaction') OR ap.original_transaction_id IN (SELECT subject_key FROM detect_pending WHERE subject_kind = 'transaction')
+    WHERE $2::boolean OR ap.transaction_id = ANY (ARRAY(SELECT subject_key FROM detect_pending WHERE subject_kind = 'transaction')) OR ap.original_transaction_id = ANY (ARRAY(SELECT subject_key FROM detect_pending WHERE subject_kind = 'transaction'))
 ),
 -- Consumables (and products the catalog does not know): one transaction, several accounts.
 consumable AS (
@@ -61,8 +61,8 @@ same_bytes AS (
            max(coalesce(r.recorded_at, r.request_date)) AS window_end
     FROM receipt_summary r CROSS JOIN s
     WHERE r.receipt_data_sha256 IS NOT NULL AND r.account_key IS NOT NULL AND NOT r.is_sandbox
-      AND ($2::boolean OR r.receipt_data_sha256 IN (SELECT decode(subject_key, 'hex') FROM detect_pending
-                                                    WHERE subject_kind = 'receipt-data'))
+      AND ($2::boolean OR r.receipt_data_sha256 = ANY (ARRAY(SELECT decode(subject_key, 'hex') FROM detect_pending
+                                                    WHERE subject_kind = 'receipt-data')))
     GROUP BY r.receipt_data_sha256, s.per_receipt
     HAVING count(DISTINCT r.account_key) >= s.per_receipt
 )

@@ -19,4 +19,4 @@ FROM receipt_summary r
 CROSS JOIN s
 LEFT JOIN input_file f ON f.id = r.file_id
 WHERE r.is_sandbox AND (r.account_key IS NULL OR NOT (r.account_key = ANY (s.testers)))
-  AND ($2::boolean OR r.id IN (SELECT subject_key::bigint FROM detect_pending WHERE subject_kind = 'receipt'))
+  AND ($2::boolean OR r.id = ANY (ARRAY(SELECT subject_key::bigint FROM detect_pending WHERE subject_kind = 'receipt')))

@@ -15,8 +15,8 @@ used AS (
     FROM account_purchase ap
     JOIN store_account sa ON sa.key = ap.store_account_key AND sa.is_confirmed
     WHERE ap.first_posted_at IS NOT NULL
-      AND ($2::boolean OR ap.store_account_key IN (SELECT subject_key FROM detect_pending
-                                                   WHERE subject_kind = 'store-account'))
+      AND ($2::boolean OR ap.store_account_key = ANY (ARRAY(SELECT subject_key FROM detect_pending
+                                                   WHERE subject_kind = 'store-account')))
     GROUP BY ap.store_account_key, ap.account_key
 ),
 candidate AS (

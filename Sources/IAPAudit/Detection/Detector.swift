@@ -51,6 +51,12 @@ struct Detector {
         let rebuild = summary.fullReason != nil
         let allRules = Set(rules) == Set(DetectionRule.allCases)
         if summary.fullReason == nil && !allRules { summary.fullReason = "only some rules run" }
+        // A few subjects are looked up by index, but the planner cannot know how few: it would JIT-compile each
+        // statement as if it read the tables whole, which costs more than the statement.
+        if summary.fullReason == nil {
+            try connection.execute(script: "SET jit = off", context: "turn JIT off")
+        }
+        defer { try? connection.execute(script: "RESET jit", context: "reset jit") }
 
         summary.refreshSeconds = try timed {
             try analyzeChangedTables()
