@@ -66,10 +66,11 @@ extension Workspace {
                     runID: run.id, stop: stop)
             }
             try stop.check()
-            // Reconcile whenever reports are stored: new receipts can settle lines of earlier days too.
+            // Reconcile whenever reports are stored: new receipts can settle lines of earlier days too. Only the days
+            // that changed since the last reconcile (all days the first time, or after the zone or catalog changed).
             if try connection.query("SELECT EXISTS (SELECT 1 FROM sales_report_period)").requireBool(0, 0) {
                 summary.reconciliation = try timed("reconcile", into: &summary) {
-                    try reconcileStage(ReconcileOptions(timeZone: plan.timeZone), runID: run.id)
+                    try reconcileStage(ReconcileOptions(timeZone: plan.timeZone, isIncremental: true), runID: run.id)
                 }
             }
             if !plan.isDryRun {
