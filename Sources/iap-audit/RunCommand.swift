@@ -88,6 +88,7 @@ struct RunCommand: ParsableCommand {
                     plan.timeZone = configuration.timeZone
                     plan.detection = configuration.detection
                     plan.reportFormats = configuration.reportFormats
+                    plan.reportWindow = configuration.reportWindow
                 }
                 plan.reports = reports.isEmpty ? configuration.reports : reports
                 plan.isDryRun = dryRun

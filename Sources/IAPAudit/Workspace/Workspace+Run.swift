@@ -90,7 +90,14 @@ extension Workspace {
         for definition in definitions.sorted(by: { $0.name < $1.name }) {
             // Reports that need a parameter (e.g. one account) are for people asking a question, not for the batch.
             guard definition.parameters.allSatisfy({ !$0.isRequired }) else { continue }
-            let table = try runner.run(definition, parameters: [:])
+            // A report that lists history covers the plan's window (its header says by which date); the title says
+            // so, so a reader knows the file is not all history.
+            let isWindowed = plan.reportWindow > 0 && definition.parameters.contains { $0.name == "window" }
+            var table = try runner.run(
+                definition, parameters: isWindowed ? ["window": "\(plan.reportWindow)"] : [:])
+            if isWindowed {
+                table.title += " (last \(plan.reportWindow) days)"
+            }
             for format in plan.reportFormats {
                 written.append(try ReportRunner.write(table, of: definition, as: format, to: plan.outputDirectory))
             }
