@@ -8,6 +8,10 @@
 CREATE TEMPORARY TABLE rc_setting ON COMMIT DROP AS
 SELECT $1::text AS time_zone, $2::bigint AS run_id, $3::boolean AS is_all;
 
+-- Temporary tables are never analyzed automatically; with statistics the planner sees a few windows and reads
+-- their periods and purchases through the indexes.
+ANALYZE rc_window;
+
 -- Products by id alone, for a report row or purchase whose app does not say which app's product it is.
 CREATE TEMPORARY TABLE rc_product_any ON COMMIT DROP AS
 SELECT DISTINCT ON (product_id) product_id, bundle_id, type
@@ -148,6 +152,7 @@ SELECT min(p.begin_date) AS first_day, max(p.end_date) AS last_day
 FROM rc_window w
 JOIN rc_period p ON p.begin_date <= w.last_day AND p.end_date >= w.first_day
 GROUP BY w.first_day, w.last_day;
+ANALYZE rc_range;
 
 -- The purchases whose purchase or cancellation falls in a range, found through their indexes: a day of slack either
 -- side, as the zone moves a UTC time onto the neighbouring day.

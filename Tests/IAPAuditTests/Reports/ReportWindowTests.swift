@@ -7,6 +7,9 @@ import Testing
 
 /// The reports `run` writes cover the configured window of days; asked for by name, a report covers all history.
 struct ReportWindowTests {
+    /// Markdown: the title and every row in one readable file.
+    static let format: ReportFormat = .md
+
     /// Two reconciliation lines, one in January and one in March 2014 (58 days apart).
     func workspaceWithOldAndNewLines() throws -> TestWorkspace {
         let test = try TestWorkspace()
@@ -19,6 +22,11 @@ struct ReportWindowTests {
                 """, [day])
         }
         return test
+    }
+
+    /// The Markdown file the batch wrote for report `name`.
+    func written(_ name: String, in directory: String) throws -> String {
+        try String(contentsOfFile: directory + "/" + name + "." + Self.format.fileExtension, encoding: .utf8)
     }
 
     func periods(_ table: ReportTable) -> [String] {
@@ -43,18 +51,18 @@ struct ReportWindowTests {
         let output = test.directory.appendingPathComponent("out").path
         var plan = RunPlan(outputDirectory: output)
         plan.reports = ["reconciliation", "store-accounts"]
-        plan.reportFormats = [.md]
+        plan.reportFormats = [Self.format]
         _ = try test.workspace.writeReports(plan)
-        let windowed = try String(contentsOfFile: output + "/reconciliation.md", encoding: .utf8)
+        let windowed = try written("reconciliation", in: output)
         #expect(windowed.contains("(last 35 days)"))
         #expect(windowed.contains("2014-03-01") && !windowed.contains("2014-01-02"))
         // A report that lists no history has no window and does not claim one.
-        let unwindowed = try String(contentsOfFile: output + "/store-accounts.md", encoding: .utf8)
+        let unwindowed = try written("store-accounts", in: output)
         #expect(!unwindowed.contains("last 35 days"))
 
         plan.reportWindow = 0
         _ = try test.workspace.writeReports(plan)
-        let all = try String(contentsOfFile: output + "/reconciliation.md", encoding: .utf8)
+        let all = try written("reconciliation", in: output)
         #expect(!all.contains("(last 35 days)"))
         #expect(all.contains("2014-03-01") && all.contains("2014-01-02"))
     }
