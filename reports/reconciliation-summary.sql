@@ -6,6 +6,7 @@
 --   look?
 -- param: from date = 1970-01-01 -- only periods ending on or after this day
 -- param: to date = 9999-12-31 -- only periods beginning on or before this day
+-- param: window integer = null -- only the last N days of history, by period end, ending on the newest line's; null or 0: all (run passes output.window)
 -- chart: bar x=period y=variance series=app
 -- sensitive: false
 
@@ -15,6 +16,8 @@ WITH lines AS (
                                         ELSE ' – ' || l.period_end::text END AS period
     FROM reconciliation_line l
     WHERE l.period_end >= $1::date AND l.period_begin <= $2::date
+      AND (coalesce($3::integer, 0) <= 0
+           OR l.period_end > (SELECT max(n.period_end) FROM reconciliation_line n) - $3::integer)
 ),
 money AS (
     SELECT l.source, l.period, l.app, m.kind, m.currency, sum(m.amount) AS amount

@@ -7,6 +7,7 @@
 -- param: from date = 1970-01-01 -- only periods ending on or after this day
 -- param: to date = 9999-12-31 -- only periods beginning on or before this day
 -- param: status text = null -- only this status, e.g. variance or missing-in-receipts
+-- param: window integer = null -- only the last N days of history, by period end, ending on the newest line's; null or 0: all (run passes output.window)
 -- sensitive: false
 
 SELECT l.source,
@@ -31,4 +32,6 @@ SELECT l.source,
        l.run_id
 FROM reconciliation_line l
 WHERE l.period_end >= $1::date AND l.period_begin <= $2::date AND ($3::text IS NULL OR l.status = $3)
+  AND (coalesce($4::integer, 0) <= 0
+       OR l.period_end > (SELECT max(n.period_end) FROM reconciliation_line n) - $4::integer)
 ORDER BY l.source, l.period_begin, l.period_end, l.app_bundle_id, l.vendor_identifier

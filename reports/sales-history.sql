@@ -5,6 +5,7 @@
 -- param: from date = 1970-01-01 -- only periods ending on or after this day
 -- param: to date = 9999-12-31 -- only periods beginning on or before this day
 -- param: vendor_identifier text = null -- only this SKU or product id
+-- param: window integer = null -- only the last N days of history, by period end, ending on the newest reported period's; null or 0: all (run passes output.window)
 -- sensitive: false
 
 SELECT r.begin_date AS period_begin,
@@ -22,5 +23,7 @@ SELECT r.begin_date AS period_begin,
 FROM sales_report_row r
 JOIN sales_report s ON s.file_id = r.file_id AND s.layout LIKE 'sales-%'
 WHERE r.end_date >= $1::date AND r.begin_date <= $2::date AND ($3::text IS NULL OR r.vendor_identifier = $3)
+  AND (coalesce($4::integer, 0) <= 0
+       OR r.end_date > (SELECT max(p.end_date) FROM sales_report_period p) - $4::integer)
 GROUP BY r.begin_date, r.end_date, r.vendor_identifier, r.product_type_identifier, r.product_type
 ORDER BY r.begin_date, r.end_date, r.vendor_identifier, r.product_type_identifier

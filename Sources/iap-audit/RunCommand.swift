@@ -88,6 +88,7 @@ struct RunCommand: ParsableCommand {
                     plan.timeZone = configuration.timeZone
                     plan.detection = configuration.detection
                     plan.reportFormats = configuration.reportFormats
+                    plan.reportWindow = configuration.reportWindow
                 }
                 plan.reports = reports.isEmpty ? configuration.reports : reports
                 plan.isDryRun = dryRun
@@ -115,6 +116,9 @@ struct RunCommand: ParsableCommand {
                         "reconciliation: "
                             + lines.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
                 }
+                if let reconciliation = summary.reconciliation {
+                    print("reconciled: " + Self.reconciledDays(reconciliation))
+                }
                 print(
                     summary.isDryRun
                         ? "dry run: everything read and checked, nothing kept"
@@ -137,6 +141,17 @@ struct RunCommand: ParsableCommand {
 
 extension RunCommand {
     /// Stage durations in pipeline order, e.g. "catalog 0.0, ingest receipts 12.3, …".
+    /// How many days the run's reconcile covered and why: `3 days that changed` or `240 days (all: time zone
+    /// changed from UTC to America/Los_Angeles)`.
+    static func reconciledDays(_ summary: ReconcileSummary) -> String {
+        let days = "\(summary.daysReconciled) day\(summary.daysReconciled == 1 ? "" : "s")"
+        switch summary.scope {
+        case .changedDays: return days + " that changed"
+        case .window: return days + " of the window asked for"
+        case .all: return days + " (all: \(summary.allDaysReason ?? "asked for all days"))"
+        }
+    }
+
     static func stageTimes(_ seconds: [String: Double]) -> String {
         let order = ["catalog", "ingest receipts", "ingest sales", "detect", "reconcile", "reports"]
         func rank(_ stage: String) -> Int { order.firstIndex(of: stage) ?? order.count }

@@ -1,10 +1,16 @@
--- Reconciles recorded purchases against Apple's sales and financial reports (docs/reconciliation.md) for one window of
--- days, replacing the lines of every period that overlaps it. Runs in one transaction; temporary tables drop at
--- commit. Only the first statement takes parameters: $1 first day, $2 last day (inclusive), $3 time zone, $4 run id.
+-- Reconciles recorded purchases against Apple's sales and financial reports (docs/reconciliation.md) for windows of
+-- days, replacing the lines of every period that overlaps one. The windows are the temporary table rc_window
+-- (first_day, last_day; disjoint), made before this runs: one window for --from/--to or all days, or the windows of
+-- changed days (queries/reconcile_changes.sql). Runs in one transaction; temporary tables drop at commit. Only the
+-- first statement takes parameters: $1 time zone, $2 run id, $3 true when the windows hold every stored period.
 -- Statements end with ';' at the end of a line.
 
 CREATE TEMPORARY TABLE rc_setting ON COMMIT DROP AS
-SELECT $1::date AS first_day, $2::date AS last_day, $3::text AS time_zone, $4::bigint AS run_id;
+SELECT $1::text AS time_zone, $2::bigint AS run_id, $3::boolean AS is_all;
+
+-- Temporary tables are never analyzed automatically; with statistics the planner sees a few windows and reads
+-- their periods and purchases through the indexes.
+ANALYZE rc_window;
 
 -- Products by id alone, for a report row or purchase whose app does not say which app's product it is.
 CREATE TEMPORARY TABLE rc_product_any ON COMMIT DROP AS
@@ -12,13 +18,13 @@ SELECT DISTINCT ON (product_id) product_id, bundle_id, type
 FROM product
 ORDER BY product_id, bundle_id;
 
--- Sales report periods that touch the window. span orders frequencies: 0 daily, 6 weekly, ~30 monthly, ~365 yearly.
+-- Sales report periods that touch a window. span orders frequencies: 0 daily, 6 weekly, ~30 monthly, ~365 yearly.
 CREATE TEMPORARY TABLE rc_candidate ON COMMIT DROP AS
 SELECT DISTINCT p.begin_date, p.end_date, p.end_date - p.begin_date AS span
-FROM sales_report_period p
+FROM rc_window w
+JOIN sales_report_period p ON p.begin_date <= w.last_day AND p.end_date >= w.first_day
 JOIN sales_report s ON s.file_id = p.file_id
-CROSS JOIN rc_setting w
-WHERE s.layout LIKE 'sales-%' AND p.begin_date <= w.last_day AND p.end_date >= w.first_day;
+WHERE s.layout LIKE 'sales-%';
 
 -- A period some of whose days no finer report covers: only it can speak for those days.
 CREATE TEMPORARY TABLE rc_incomplete ON COMMIT DROP AS
@@ -54,10 +60,10 @@ WHERE NOT EXISTS (
 )
 UNION ALL
 SELECT DISTINCT 'financial', p.begin_date, p.end_date, 'fiscal'
-FROM sales_report_period p
+FROM rc_window w
+JOIN sales_report_period p ON p.begin_date <= w.last_day AND p.end_date >= w.first_day
 JOIN sales_report s ON s.file_id = p.file_id
-CROSS JOIN rc_setting w
-WHERE s.layout = 'financial' AND p.begin_date <= w.last_day AND p.end_date >= w.first_day;
+WHERE s.layout = 'financial';
 
 -- Where several files report the same period for the same vendor (and region), the one ingested last counts: a
 -- re-issued or re-downloaded report must not double the units.
@@ -139,15 +145,48 @@ SELECT u.source, u.begin_date, u.end_date, u.vendor_identifier, u.app, u.parent_
 FROM units u
 LEFT JOIN money m USING (source, begin_date, end_date, vendor_identifier, app_key);
 
+-- The purchase days read: per window, the days of the periods reconciled in it (a forced window's edge periods
+-- reach beyond it).
+CREATE TEMPORARY TABLE rc_range ON COMMIT DROP AS
+SELECT min(p.begin_date) AS first_day, max(p.end_date) AS last_day
+FROM rc_window w
+JOIN rc_period p ON p.begin_date <= w.last_day AND p.end_date >= w.first_day
+GROUP BY w.first_day, w.last_day;
+ANALYZE rc_range;
+
+-- The purchases whose purchase or cancellation falls in a range, found through their indexes: a day of slack either
+-- side, as the zone moves a UTC time onto the neighbouring day.
+CREATE TEMPORARY TABLE rc_purchase ON COMMIT DROP AS
+SELECT p.id
+FROM rc_range b
+JOIN purchase p ON p.purchase_date >= b.first_day - 1 AND p.purchase_date < b.last_day + 2
+UNION
+SELECT p.id
+FROM rc_range b
+JOIN purchase p ON p.cancellation_date >= b.first_day - 1 AND p.cancellation_date < b.last_day + 2;
+
+-- A billed subscription period counts once, on its earliest transaction (below): the other transactions of its web
+-- order line item must be there to choose from even when they fall outside the ranges. With every period in the
+-- windows, all dated purchases already are.
+INSERT INTO rc_purchase
+SELECT s.id
+FROM (
+    SELECT DISTINCT p.original_transaction_id, p.web_order_line_item_id
+    FROM rc_purchase i
+    JOIN purchase p ON p.id = i.id
+    WHERE p.original_transaction_id IS NOT NULL AND p.web_order_line_item_id IS NOT NULL
+) n
+JOIN purchase s ON s.original_transaction_id = n.original_transaction_id
+    AND s.web_order_line_item_id = n.web_order_line_item_id
+WHERE NOT (SELECT is_all FROM rc_setting);
+ANALYZE rc_purchase;
+
 -- Our side: production transactions of valid receipts (status 0, and 21006: a valid receipt whose subscription has
 -- expired) and verified signed transactions, once each, as sales and refunds per day in the zone. A signed
 -- transaction carries its price (milliunits of its currency): amount_milli is units x price, the refund negative;
 -- unpriced counts the transactions that carry none (every legacy one).
 CREATE TEMPORARY TABLE rc_day ON COMMIT DROP AS
-WITH bounds AS (
-    SELECT min(begin_date) AS first_day, max(end_date) AS last_day FROM rc_period
-),
-eligible AS (
+WITH eligible AS (
     SELECT p.transaction_id, p.original_transaction_id, p.product_id, p.quantity, p.purchase_date,
         p.cancellation_date, coalesce(p.is_upgraded, false) AS is_upgraded,
         coalesce(p.is_trial_period, false) AS is_trial, p.web_order_line_item_id, p.bundle_id, p.app_item_id,
@@ -156,12 +195,9 @@ eligible AS (
         CASE p.type WHEN 'Auto-Renewable Subscription' THEN 'auto-renewable' WHEN 'Non-Consumable' THEN 'non-consumable'
             WHEN 'Non-Renewing Subscription' THEN 'non-renewing' WHEN 'Consumable' THEN 'consumable' END AS signed_type
     FROM purchase p
-    CROSS JOIN bounds b
-    WHERE p.environment = 'Production'
+    WHERE p.id IN (SELECT id FROM rc_purchase)
+      AND p.environment = 'Production'
       AND p.in_app_ownership_type IS DISTINCT FROM 'FAMILY_SHARED'
-      -- A day of slack either side: the zone moves a UTC time onto the neighbouring day.
-      AND (p.purchase_date >= b.first_day - 1 AND p.purchase_date < b.last_day + 2
-           OR p.cancellation_date >= b.first_day - 1 AND p.cancellation_date < b.last_day + 2)
       -- A signed copy only exists when its signature verified, and its environment is its own signed word: a record
       -- that also holds a sandbox or Xcode object (is_sandbox) does not make a verified production transaction less so.
       AND EXISTS (
@@ -262,18 +298,31 @@ JOIN rc_period per ON per.source = coalesce(rep.source, rec.source)
 -- A product neither side sold nor refunded in the period is not a line.
 WHERE coalesce(rec.units, 0) <> 0 OR coalesce(rec.trials, 0) <> 0 OR rep.source IS NOT NULL;
 
+-- Stored lines outside the windows next to a period reconciled now: a timing status looks at the adjacent period.
+CREATE TEMPORARY TABLE rc_neighbour ON COMMIT DROP AS
+SELECT n.id, n.source, n.period_begin, n.period_end, n.vendor_identifier, n.app_bundle_id, n.difference,
+    CASE WHEN n.status IN ('unknown-product', 'parent-mismatch') THEN n.status END AS problem
+FROM reconciliation_line n
+WHERE (n.period_begin IN (SELECT period_end + 1 FROM rc_line) OR n.period_end IN (SELECT period_begin - 1 FROM rc_line))
+  AND NOT EXISTS (SELECT 1 FROM rc_window w WHERE n.period_begin <= w.last_day AND n.period_end >= w.first_day);
+
 -- Timing: a difference offset exactly by the opposite difference on the adjacent period of the same product and app.
 CREATE TEMPORARY TABLE rc_timing ON COMMIT DROP AS
+WITH adjacent AS (
+    SELECT source, period_begin, period_end, vendor_identifier, app_bundle_id, difference, problem FROM rc_line
+    UNION ALL
+    SELECT source, period_begin, period_end, vendor_identifier, app_bundle_id, difference, problem FROM rc_neighbour
+)
 SELECT DISTINCT l.source, l.period_begin, l.period_end, l.vendor_identifier, l.app_bundle_id
 FROM rc_line l
-JOIN rc_line n ON n.source = l.source AND n.vendor_identifier = l.vendor_identifier
+JOIN adjacent n ON n.source = l.source AND n.vendor_identifier = l.vendor_identifier
     AND coalesce(n.app_bundle_id, '') = coalesce(l.app_bundle_id, '')
     AND (n.period_begin = l.period_end + 1 OR n.period_end = l.period_begin - 1)
     AND n.difference = -l.difference
 WHERE l.difference <> 0 AND l.problem IS NULL AND n.problem IS NULL;
 
 DELETE FROM reconciliation_line l
-USING rc_setting w
+USING rc_window w
 WHERE l.period_begin <= w.last_day AND l.period_end >= w.first_day;
 
 INSERT INTO reconciliation_line (run_id, source, frequency, period_begin, period_end, vendor_identifier,
@@ -295,3 +344,29 @@ CROSS JOIN rc_setting w
 LEFT JOIN rc_timing t ON t.source = l.source AND t.period_begin = l.period_begin AND t.period_end = l.period_end
     AND t.vendor_identifier = l.vendor_identifier AND coalesce(t.app_bundle_id, '') = coalesce(l.app_bundle_id, '')
 ORDER BY l.source, l.period_begin, l.period_end, l.vendor_identifier, l.app_bundle_id;
+
+-- A neighbour's timing status follows the lines written now: its own columns stand, only whether an adjacent period
+-- offsets its difference may have changed. A neighbour whose status changes is marked with this run.
+UPDATE reconciliation_line l
+SET status = s.status, run_id = w.run_id
+FROM (
+    SELECT n.id,
+        CASE
+            WHEN n.problem IS NOT NULL THEN n.problem
+            WHEN n.difference = 0 THEN 'matched'
+            WHEN EXISTS (
+                SELECT 1 FROM reconciliation_line o
+                WHERE o.source = n.source AND o.vendor_identifier = n.vendor_identifier
+                    AND coalesce(o.app_bundle_id, '') = coalesce(n.app_bundle_id, '')
+                    AND (o.period_begin = n.period_end + 1 OR o.period_end = n.period_begin - 1)
+                    AND o.difference = -n.difference AND o.status NOT IN ('unknown-product', 'parent-mismatch')
+            ) THEN 'timing'
+            WHEN r.reported_units = 0 THEN 'missing-in-report'
+            WHEN r.recorded_units = 0 THEN 'missing-in-receipts'
+            ELSE 'variance'
+        END AS status
+    FROM rc_neighbour n
+    JOIN reconciliation_line r ON r.id = n.id
+) s
+CROSS JOIN rc_setting w
+WHERE l.id = s.id AND l.status <> s.status;

@@ -24,6 +24,8 @@ package struct RunConfiguration: Sendable, Equatable {
     package var reports: [String] = []
     /// `[output] formats`.
     package var reportFormats: [ReportFormat] = [.csv, .html]
+    /// `[output] window`: the days of history the batch reports cover (0, written `all`, is all history).
+    package var reportWindow = RunPlan.defaultReportWindow
     /// `[reconciliation] time_zone`.
     package var timeZone = "America/Los_Angeles"
     /// `[privacy] pepper_file`.
@@ -46,6 +48,7 @@ package struct RunConfiguration: Sendable, Equatable {
         "inputs.sales": "a path or an array of paths",
         "output.directory": "a path", "output.reports": "a report name or an array of them",
         "output.formats": "one of csv, json, md, html or an array of them",
+        "output.window": "a number of days the batch reports cover, or \"all\" (0 is all too)",
         "reconciliation.time_zone": "an IANA time zone, e.g. America/Los_Angeles",
         "privacy.pepper_file": "a path to the file holding the pepper",
         "verification.trusted_roots": "a path or an array of paths to root certificates (DER or PEM)",
@@ -111,6 +114,14 @@ package struct RunConfiguration: Sendable, Equatable {
                     formats.append(format)
                 }
                 configuration.reportFormats = formats
+            case "output.window":
+                switch entry.value {
+                case .integer(let days) where days >= 0: configuration.reportWindow = Int(days)
+                case .string(let text):
+                    guard let days = Self.reportWindow(text) else { throw fail() }
+                    configuration.reportWindow = days
+                default: throw fail()
+                }
             case "reconciliation.time_zone":
                 let zone = try string()
                 guard TimeZone(identifier: zone) != nil else {
@@ -197,6 +208,10 @@ package struct RunConfiguration: Sendable, Equatable {
         set("inputs.receipts", "IAP_AUDIT_RECEIPTS") { receiptPaths = $0.split(separator: ":").map(String.init) }
         set("inputs.sales", "IAP_AUDIT_SALES") { salesPaths = $0.split(separator: ":").map(String.init) }
         set("output.directory", "IAP_AUDIT_OUTPUT_DIR") { outputDirectory = $0 }
+        set("output.window", "IAP_AUDIT_OUTPUT_WINDOW") { text in
+            // A value that is neither a number nor `all` keeps the setting, as `config check` then shows.
+            if let days = Self.reportWindow(text) { reportWindow = days }
+        }
         set("reconciliation.time_zone", "IAP_AUDIT_TIME_ZONE") { timeZone = $0 }
         set("privacy.pepper_file", "IAP_AUDIT_PEPPER_FILE") { pepperFile = $0 }
     }
@@ -216,6 +231,7 @@ package struct RunConfiguration: Sendable, Equatable {
         line("output.directory", quoted(outputDirectory))
         line("output.reports", reports.isEmpty ? "(every batch report)" : list(reports))
         line("output.formats", list(reportFormats.map(\.rawValue)))
+        line("output.window", reportWindow == 0 ? quoted("all") : "\(reportWindow)")
         line("reconciliation.time_zone", quoted(timeZone))
         line("privacy.pepper_file", pepperFile.map { quoted($0) + " (contents not shown)" } ?? "(none)")
         line("verification.trusted_roots", list(trustedRoots))
@@ -226,6 +242,13 @@ package struct RunConfiguration: Sendable, Equatable {
                 "detection = \(text)  # \(sources.keys.contains { $0.hasPrefix("detection.") } ? "file" : "default")")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The days `text` names for `output.window`: a number, or `all` (0); nil for anything else.
+    static func reportWindow(_ text: String) -> Int? {
+        if text.lowercased() == "all" { return 0 }
+        guard let days = Int(text), days >= 0 else { return nil }
+        return days
     }
 
     /// A URL or conninfo with any password replaced by `****`.

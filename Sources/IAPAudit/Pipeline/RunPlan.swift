@@ -19,6 +19,10 @@ package struct RunPlan: Sendable {
     package var reports: [String] = []
     /// Formats each report is written in.
     package var reportFormats: [ReportFormat] = [.csv, .html]
+    /// The batch reports cover the last this many days of history (each by its own date); 0 is all history.
+    package var reportWindow = RunPlan.defaultReportWindow
+    /// Five weeks: a month's reports and the days either side, whatever the history's size.
+    package static let defaultReportWindow = 35
     /// Read and validate everything, keep nothing: the whole run is rolled back and no report is written.
     package var isDryRun = false
 

@@ -11,6 +11,9 @@ package struct ReconcileOptions: Sendable, Equatable {
     package var to: CalendarDate?
     /// The IANA zone of the reports' days.
     package var timeZone: String
+    /// Without a window, reconcile only the days that changed since the last reconcile (what `run` does) instead of
+    /// every day. A first reconcile, or a changed time zone or catalog, still covers every day.
+    package var isIncremental: Bool
 
     /// The day `text` names in the strict `YYYY-MM-DD` form `--from` and `--to` take, or nil.
     package static func day(_ text: String) -> CalendarDate? {
@@ -19,10 +22,12 @@ package struct ReconcileOptions: Sendable, Equatable {
 
     /// Creates options; nil days default to the span of the stored reports.
     package init(
-        from: CalendarDate? = nil, to: CalendarDate? = nil, timeZone: String = ReconcileOptions.defaultTimeZone
+        from: CalendarDate? = nil, to: CalendarDate? = nil, timeZone: String = ReconcileOptions.defaultTimeZone,
+        isIncremental: Bool = false
     ) {
         self.from = from
         self.to = to
         self.timeZone = timeZone
+        self.isIncremental = isIncremental
     }
 }

@@ -1,6 +1,23 @@
 /// What one `reconcile` did: the window it covered and the lines it wrote.
 package struct ReconcileSummary: Sendable, Codable, Equatable {
-    /// The first day reconciled (`YYYY-MM-DD`), or nil when there was nothing to reconcile.
+    /// Which days a reconcile covered.
+    package enum Scope: String, Sendable, Codable, Equatable {
+        /// Every day any stored report covers.
+        case all
+        /// The days that changed since the last reconcile, each with every report period that contains it.
+        case changedDays = "changed-days"
+        /// The window `--from`/`--to` named.
+        case window
+    }
+
+    /// Which days were covered.
+    package var scope = Scope.all
+    /// Why every day was re-reconciled, when `scope` is `all`.
+    package var allDaysReason: String?
+    /// Days re-reconciled: those of the windows covered (the changed days grown to whole report periods).
+    package var daysReconciled = 0
+    /// The first day reconciled (`YYYY-MM-DD`), or nil when there was nothing to reconcile (no reports, or no day
+    /// changed).
     package var from: String?
     /// The last day reconciled.
     package var to: String?

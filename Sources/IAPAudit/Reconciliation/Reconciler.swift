@@ -17,7 +17,8 @@ package struct Reconciler {
         self.logger = logger
     }
 
-    /// Reconciles the window in one transaction: the same data always gives the same lines.
+    /// Reconciles in one transaction: the window `options` names, every day, or (incremental, no window) the days
+    /// that changed since the last reconcile. The same data always gives the same lines.
     package func reconcile(_ options: ReconcileOptions) throws -> ReconcileSummary {
         var summary = ReconcileSummary(timeZone: options.timeZone)
         let zone = try connection.query(
@@ -35,49 +36,122 @@ package struct Reconciler {
             logger.info("no reports stored: nothing to reconcile")
             return summary
         }
+        let isWindow = options.from != nil || options.to != nil
         guard from <= to else { throw IAPAuditError.usage("--from \(from) is after --to \(to)") }
-        summary.from = from
-        summary.to = to
+        let catalog = try connection.query(
+            try SQLResources.query("reconcile_catalog_fingerprint"), context: "catalog fingerprint"
+        ).requireString(0, 0)
+        if isWindow {
+            summary.scope = .window
+        } else if options.isIncremental, let reason = try reasonForAllDays(timeZone: options.timeZone, catalog: catalog)
+        {
+            summary.scope = .all
+            summary.allDaysReason = reason
+        } else if options.isIncremental {
+            summary.scope = .changedDays
+        } else {
+            summary.scope = .all
+            summary.allDaysReason = "asked for all days"
+        }
         let stopwatch = Stopwatch()
         try connection.transaction { () throws -> Void in
+            if summary.scope == .changedDays {
+                for (index, statement) in try SQLResources.statements(ofQuery: "reconcile_changes").enumerated() {
+                    let parameters: [(any PostgresParameter)?] = index == 0 ? [options.timeZone] : []
+                    try connection.query(statement, parameters, context: "reconcile: changed days")
+                }
+            } else {
+                try connection.query(
+                    "CREATE TEMPORARY TABLE rc_window ON COMMIT DROP AS "
+                        + "SELECT $1::date AS first_day, $2::date AS last_day",
+                    [from, to], context: "reconcile \(from)…\(to)")
+            }
+            let windows = try connection.query(
+                """
+                SELECT min(first_day)::text, max(last_day)::text, coalesce(sum(last_day - first_day + 1), 0),
+                    count(*)
+                FROM rc_window
+                """)
+            summary.from = windows.string(0, 0)
+            summary.to = windows.string(0, 1)
+            summary.daysReconciled = try windows.requireInt(0, 2)
             for (index, statement) in try SQLResources.statements(ofQuery: "reconcile").enumerated() {
                 // Only the first statement takes parameters; the rest read them from rc_setting.
                 let parameters: [(any PostgresParameter)?] =
-                    index == 0 ? [from, to, options.timeZone, runID.map { Int($0) }] : []
+                    index == 0 ? [options.timeZone, runID.map { Int($0) }, summary.scope == .all] : []
                 try connection.query(statement, parameters, context: "reconcile \(from)…\(to)")
             }
-            let periods = try connection.query("SELECT frequency, count(*) FROM rc_period GROUP BY 1")
-            for row in 0..<periods.rowCount {
-                summary.periodsByFrequency[try periods.requireString(row, 0)] = try periods.requireInt(row, 1)
-            }
-            summary.daysWithoutSalesReport =
-                try connection.query(
-                    """
-                    SELECT count(*) FROM rc_setting w, generate_series(w.first_day, w.last_day, interval '1 day') d(day)
-                    WHERE NOT EXISTS (SELECT 1 FROM rc_period p WHERE p.source = 'sales'
-                        AND d.day::date BETWEEN p.begin_date AND p.end_date)
-                    """
-                ).requireInt(0, 0)
-            let lines = try connection.query(
-                """
-                SELECT status, count(*), coalesce(sum(recorded_units), 0), coalesce(sum(reported_units), 0)
-                FROM reconciliation_line l, rc_setting w
-                WHERE l.period_begin <= w.last_day AND l.period_end >= w.first_day
-                GROUP BY status
-                """)
-            for row in 0..<lines.rowCount {
-                summary.linesByStatus[try lines.requireString(row, 0)] = try lines.requireInt(row, 1)
-                summary.recordedUnits += try lines.requireInt(row, 2)
-                summary.reportedUnits += try lines.requireInt(row, 3)
+            try summarize(into: &summary)
+            // What the stored lines now reflect. A forced window leaves the changed days outside it for later.
+            if summary.scope != .window {
+                try record(timeZone: options.timeZone, catalog: catalog)
             }
         }
         let seconds = stopwatch.seconds
         logger.info(
             "reconciled",
             metadata: [
-                "from": "\(from)", "to": "\(to)", "lines": "\(summary.lines)",
+                "scope": "\(summary.scope.rawValue)", "days": "\(summary.daysReconciled)",
+                "from": "\(summary.from ?? "-")", "to": "\(summary.to ?? "-")", "lines": "\(summary.lines)",
                 "seconds": "\(String(format: "%.2f", seconds))",
             ])
         return summary
+    }
+
+    /// Why the next incremental reconcile must cover every day, or nil when the changed days will do: no record of
+    /// an earlier reconcile, or one made in another time zone or with another catalog.
+    private func reasonForAllDays(timeZone: String, catalog: String) throws -> String? {
+        let state = try connection.query("SELECT name, value FROM reconcile_state", context: "reconcile state")
+        var values: [String: String] = [:]
+        for row in 0..<state.rowCount {
+            values[try state.requireString(row, 0)] = try state.requireString(row, 1)
+        }
+        guard let zone = values["time_zone"] else { return "no earlier reconcile recorded" }
+        if zone != timeZone { return "time zone changed from \(zone) to \(timeZone)" }
+        if values["catalog"] != catalog { return "catalog changed" }
+        return nil
+    }
+
+    /// Marks every receipt and sales file stored as reconciled, with the settings the lines were made with.
+    private func record(timeZone: String, catalog: String) throws {
+        try connection.query(
+            """
+            INSERT INTO reconcile_file (file_id, run_id)
+            SELECT f.id, $1 FROM input_file f
+            WHERE f.kind IN ('receipts', 'sales') AND NOT EXISTS (SELECT 1 FROM reconcile_file d WHERE d.file_id = f.id)
+            """, [runID.map { Int($0) }], context: "record reconciled files")
+        try connection.query(
+            """
+            INSERT INTO reconcile_state (name, value) VALUES ('time_zone', $1), ('catalog', $2)
+            ON CONFLICT (name) DO UPDATE SET value = excluded.value
+            """, [timeZone, catalog], context: "record reconcile settings")
+    }
+
+    /// Fills the summary from the transaction's temporary tables and the lines of the windows.
+    private func summarize(into summary: inout ReconcileSummary) throws {
+        let periods = try connection.query("SELECT frequency, count(*) FROM rc_period GROUP BY 1")
+        for row in 0..<periods.rowCount {
+            summary.periodsByFrequency[try periods.requireString(row, 0)] = try periods.requireInt(row, 1)
+        }
+        summary.daysWithoutSalesReport =
+            try connection.query(
+                """
+                SELECT count(*) FROM rc_window w, generate_series(w.first_day, w.last_day, interval '1 day') d(day)
+                WHERE NOT EXISTS (SELECT 1 FROM rc_period p WHERE p.source = 'sales'
+                    AND d.day::date BETWEEN p.begin_date AND p.end_date)
+                """
+            ).requireInt(0, 0)
+        let lines = try connection.query(
+            """
+            SELECT status, count(*), coalesce(sum(recorded_units), 0), coalesce(sum(reported_units), 0)
+            FROM reconciliation_line l
+            WHERE EXISTS (SELECT 1 FROM rc_window w WHERE l.period_begin <= w.last_day AND l.period_end >= w.first_day)
+            GROUP BY status
+            """)
+        for row in 0..<lines.rowCount {
+            summary.linesByStatus[try lines.requireString(row, 0)] = try lines.requireInt(row, 1)
+            summary.recordedUnits += try lines.requireInt(row, 2)
+            summary.reportedUnits += try lines.requireInt(row, 3)
+        }
     }
 }

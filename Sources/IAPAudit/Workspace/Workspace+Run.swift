@@ -66,10 +66,11 @@ extension Workspace {
                     runID: run.id, stop: stop)
             }
             try stop.check()
-            // Reconcile whenever reports are stored: new receipts can settle lines of earlier days too.
+            // Reconcile whenever reports are stored: new receipts can settle lines of earlier days too. Only the days
+            // that changed since the last reconcile (all days the first time, or after the zone or catalog changed).
             if try connection.query("SELECT EXISTS (SELECT 1 FROM sales_report_period)").requireBool(0, 0) {
                 summary.reconciliation = try timed("reconcile", into: &summary) {
-                    try reconcileStage(ReconcileOptions(timeZone: plan.timeZone), runID: run.id)
+                    try reconcileStage(ReconcileOptions(timeZone: plan.timeZone, isIncremental: true), runID: run.id)
                 }
             }
             if !plan.isDryRun {
@@ -89,7 +90,14 @@ extension Workspace {
         for definition in definitions.sorted(by: { $0.name < $1.name }) {
             // Reports that need a parameter (e.g. one account) are for people asking a question, not for the batch.
             guard definition.parameters.allSatisfy({ !$0.isRequired }) else { continue }
-            let table = try runner.run(definition, parameters: [:])
+            // A report that lists history covers the plan's window (its header says by which date); the title says
+            // so, so a reader knows the file is not all history.
+            let isWindowed = plan.reportWindow > 0 && definition.parameters.contains { $0.name == "window" }
+            var table = try runner.run(
+                definition, parameters: isWindowed ? ["window": "\(plan.reportWindow)"] : [:])
+            if isWindowed {
+                table.title += " (last \(plan.reportWindow) days)"
+            }
             for format in plan.reportFormats {
                 written.append(try ReportRunner.write(table, of: definition, as: format, to: plan.outputDirectory))
             }

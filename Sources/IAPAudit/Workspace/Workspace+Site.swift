@@ -17,6 +17,8 @@ extension Workspace {
     package func writeAllReports(to directory: String, formats: [ReportFormat]) throws -> [String] {
         var plan = RunPlan(outputDirectory: directory)
         plan.reportFormats = formats
+        // Asked for, not the batch: all history.
+        plan.reportWindow = 0
         let reports = try writeReports(plan)
         return try writeSite(to: directory, runID: nil, reportFiles: reports) + reports
     }
