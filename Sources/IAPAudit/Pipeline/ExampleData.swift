@@ -74,6 +74,8 @@ package enum ExampleData {
         plan.catalogPath = (examples as NSString).appendingPathComponent("catalog.json")
         plan.receiptPaths = [(examples as NSString).appendingPathComponent("receipts")]
         plan.salesPaths = [(examples as NSString).appendingPathComponent("reports")]
+        // The examples span 2014's receipts and recent StoreKit 2 records: a window of days would show only the latter.
+        plan.reportWindow = 0
         return plan
     }
 }

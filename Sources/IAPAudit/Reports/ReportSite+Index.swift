@@ -22,7 +22,8 @@ extension ReportSite {
         page.blocks.append(
             .line([
                 .text("Start with "), .link("the open flags", href: "flags.html", isCode: false), .text(" ("),
-                .number("\(flagCount)"), .text("), "), report("reconciliation-summary", "the reconciliation summary"),
+                .number("\(flagCount)"), .text(window > 0 ? " in the last \(window) days), " : "), "),
+                report("reconciliation-summary", "the reconciliation summary"),
                 .text(" and "), report("quarantine", "the quarantine"), .text("."),
             ]))
         guard let row = run.rows.first else {

@@ -6,8 +6,8 @@ internal import Postgres
 /// before it), `flags.html` with each subject linked to its page, and `subjects/` with one page per flagged subject
 /// and the subjects one step from them (docs/reports.md).
 ///
-/// Pages are written for flagged subjects only, so the site stays small at any data size, and a page links to another
-/// subject only when that subject has a page.
+/// Pages are written for flagged subjects only, and within `window` days (the batch reports' window), so the site
+/// stays small at any data size, and a page links to another subject only when that subject has a page.
 struct ReportSite {
     /// A flagged subject, or one next to a flagged subject.
     struct Subject: Hashable {
@@ -22,12 +22,15 @@ struct ReportSite {
 
     let connection: Connection
     let directory: String
+    /// The days of flags the site covers, ending on the newest open flag's window end; 0: all.
+    var window = 0
 
     /// Writes the site for run `runID` (nil: the latest recorded `run`), linking to `reportFiles`; returns the paths
     /// written, `index.html` first.
     func write(runID: Int64?, reportFiles: [String]) throws -> [String] {
-        let flags = try connection.query(try SQLResources.query("site_flags"), context: "read the flags for the site")
-            .rows
+        let flags = try connection.query(
+            try SQLResources.query("site_flags"), [window], context: "read the flags for the site"
+        ).rows
         var subjects: [Subject] = []
         var seen = Set<Subject>()
         for row in flags {
@@ -64,6 +67,11 @@ struct ReportSite {
             written.append(try save(try subjectPage(subject, pages: pages), pages.href(subject, from: .root)))
         }
         return written
+    }
+
+    /// " whose window ends in the last N days", or nothing when the site covers all history.
+    var windowPhrase: String {
+        window > 0 ? " whose window ends in the last \(window) days (iap-audit report flags: all)" : ""
     }
 
     private func save(_ page: SitePage, _ relativePath: String) throws -> String {
@@ -159,9 +167,10 @@ extension ReportSite {
     /// The flags page: the hits-per-rule chart of the `flags` report, then every open flag with its subject linked.
     func flagsPage(_ flags: [[String?]], pages: SubjectPages, files: Set<String>) throws -> SitePage {
         let definition = try ReportRunner.definition(named: "flags")
-        let chartTable = try ReportRunner(connection: connection).run(definition, parameters: [:])
+        let chartTable = try ReportRunner(connection: connection)
+            .run(definition, parameters: window > 0 ? ["window": "\(window)"] : [:])
         var page = SitePage(
-            title: "Open fraud flags",
+            title: window > 0 ? "Open fraud flags (last \(window) days)" : "Open fraud flags",
             description: "Every open flag, most severe first, with its subject and the evidence that raised it. "
                 + "Each subject links to its own page. docs/fraud-rules.md explains every rule.",
             breadcrumbs: [("Run summary", "index.html")])
@@ -171,11 +180,11 @@ extension ReportSite {
         if files.contains("flags.csv") {
             page.blocks.append(
                 .line([
-                    .text("\(flags.count) open flags. Every column, for a spreadsheet: "),
+                    .text("\(flags.count) open flags\(windowPhrase). Every column, for a spreadsheet: "),
                     .link("flags.csv", href: "flags.csv", isCode: false), .text("."),
                 ]))
         } else {
-            page.blocks.append(.paragraph("\(flags.count) open flags."))
+            page.blocks.append(.paragraph("\(flags.count) open flags\(windowPhrase)."))
         }
         page.blocks.append(
             .table(

@@ -18,7 +18,8 @@ extension Workspace {
                 // After the run's record is finished, so the index shows it whole (outcome, every stage's time).
                 if let runID {
                     summary.sitePages = try writeSite(
-                        to: plan.outputDirectory, runID: runID, reportFiles: summary.reportsWritten)
+                        to: plan.outputDirectory, runID: runID, reportFiles: summary.reportsWritten,
+                        window: plan.reportWindow)
                 }
                 return summary
             }

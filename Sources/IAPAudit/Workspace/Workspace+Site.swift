@@ -3,10 +3,16 @@ internal import Logging
 
 extension Workspace {
     /// Writes the report site (`index.html`, `flags.html`, `subjects/`) into `directory` for run `runID` (nil: the
-    /// latest recorded `run`), linking to `reportFiles`; returns the paths written, `index.html` first.
-    package func writeSite(to directory: String, runID: Int64?, reportFiles: [String]) throws -> [String] {
-        let written = try ReportSite(connection: connection, directory: directory)
-            .write(runID: runID, reportFiles: reportFiles)
+    /// latest recorded `run`), linking to `reportFiles`, with the flags of the last `window` days (0: all); returns
+    /// the paths written, `index.html` first.
+    package func writeSite(
+        to directory: String, runID: Int64?, reportFiles: [String], window: Int = 0
+    ) throws
+        -> [String]
+    {
+        var site = ReportSite(connection: connection, directory: directory)
+        site.window = window
+        let written = try site.write(runID: runID, reportFiles: reportFiles)
         logger.info(
             "wrote the report site", metadata: ["index": "\(written.first ?? "")", "pages": "\(written.count)"])
         return written

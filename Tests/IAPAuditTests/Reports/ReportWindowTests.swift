@@ -66,4 +66,27 @@ struct ReportWindowTests {
         #expect(!all.contains("(last 35 days)"))
         #expect(all.contains("2014-03-01") && all.contains("2014-01-02"))
     }
+
+    /// The site written with the batch shows the window's flags too: subject pages for those only, and it says so.
+    @Test func theSiteCoversTheWindowsFlagsOnly() throws {
+        let test = try TestWorkspace()
+        for (key, day) in [("old-account", "2014-01-02"), ("new-account", "2014-03-01")] {
+            try test.connection.query(
+                """
+                INSERT INTO flag (rule, rule_version, severity, subject_kind, subject_key, window_start, window_end,
+                    score, evidence)
+                VALUES ('purchase-velocity', 1, 'warning', 'app-account', $1, $2::timestamptz, $2::timestamptz, 1, '{}')
+                """, [key, day])
+        }
+        let output = test.directory.appendingPathComponent("out").path
+        _ = try test.workspace.writeSite(to: output, runID: nil, reportFiles: [], window: 35)
+        var pages = try FileManager.default.contentsOfDirectory(atPath: output + "/subjects")
+        #expect(pages == ["app-account-new-account.html"])
+        let flags = try String(contentsOfFile: output + "/flags.html", encoding: .utf8)
+        #expect(flags.contains("last 35 days") && flags.contains("new-account") && !flags.contains("old-account"))
+
+        _ = try test.workspace.writeSite(to: output, runID: nil, reportFiles: [], window: 0)
+        pages = try FileManager.default.contentsOfDirectory(atPath: output + "/subjects")
+        #expect(pages.sorted() == ["app-account-new-account.html", "app-account-old-account.html"])
+    }
 }
