@@ -29,7 +29,7 @@ ANALYZE detect_new_receipt;
 INSERT INTO receipt_summary SELECT * FROM detect_new_receipt;
 
 -- Purchases whose id is an app id a new receipt names: forged-fields flags a receipt that lists one, so the receipts
--- listing them are evaluated again (no other fact of a purchase that a later receipt can change is read for a receipt).
+-- listing them are evaluated again, as are those listing a purchase a new copy gave a fact (an expiry decades ahead).
 CREATE TEMPORARY TABLE detect_app_id_purchase ON COMMIT DROP AS
 SELECT p.id, p.environment, p.transaction_id, coalesce(p.original_transaction_id, p.transaction_id) AS ot
 FROM (SELECT app_item_id AS id FROM detect_new_receipt WHERE app_item_id IS NOT NULL
@@ -102,7 +102,11 @@ UNION ALL
 SELECT 'transaction', ot FROM detect_changed_purchase
 UNION ALL
 SELECT 'receipt', rp.receipt_id::text
-FROM detect_app_id_purchase c
+FROM (SELECT environment, transaction_id FROM detect_app_id_purchase
+      UNION
+      SELECT c.environment, c.transaction_id
+      FROM detect_changed_purchase c JOIN purchase p ON p.id = c.id
+      WHERE p.changed_receipt_id IN (SELECT id FROM detect_new_receipt)) c
 JOIN receipt_purchase rp ON rp.environment = c.environment AND rp.transaction_id = c.transaction_id
 UNION ALL
 SELECT 'store-account', key FROM detect_changed_cluster

@@ -29,9 +29,9 @@ WITH compared AS (
     ON CONFLICT (receipt_id, source, ordinal) DO NOTHING
 ), expiry_filled AS (
     UPDATE purchase p
-    SET expires_date = f.expires_date
+    SET expires_date = f.expires_date, changed_receipt_id = f.receipt_id
     FROM (
-        SELECT DISTINCT ON (purchase_id) purchase_id, expires_date
+        SELECT DISTINCT ON (purchase_id) purchase_id, expires_date, receipt_id
         FROM interesting
         WHERE NOT disagrees
         ORDER BY purchase_id, receipt_id, source, ordinal

@@ -25,7 +25,8 @@ ON CONFLICT (environment, transaction_id) DO NOTHING;
 
 -- A refund, revocation or upgrade shows up in later copies of a transaction: record the first one seen.
 UPDATE purchase p
-SET cancellation_date = coalesce(p.cancellation_date, s.cancellation_date),
+SET changed_receipt_id = s.receipt_id,
+    cancellation_date = coalesce(p.cancellation_date, s.cancellation_date),
     cancellation_reason = coalesce(p.cancellation_reason, s.cancellation_reason),
     is_upgraded = CASE WHEN s.is_upgraded THEN true ELSE p.is_upgraded END,
     revocation_date = coalesce(p.revocation_date, s.revocation_date),
@@ -34,7 +35,8 @@ SET cancellation_date = coalesce(p.cancellation_date, s.cancellation_date),
     revocation_percentage = coalesce(p.revocation_percentage, s.revocation_percentage)
 FROM (
     SELECT DISTINCT ON (environment, transaction_id) environment, transaction_id, product_id, cancellation_date,
-        cancellation_reason, is_upgraded, revocation_date, revocation_reason, revocation_type, revocation_percentage
+        cancellation_reason, is_upgraded, revocation_date, revocation_reason, revocation_type, revocation_percentage,
+        receipt_id
     FROM stage_entry
     WHERE cancellation_date IS NOT NULL OR is_upgraded OR revocation_date IS NOT NULL
     ORDER BY environment, transaction_id, receipt_id, source, ordinal
@@ -46,8 +48,8 @@ WHERE p.environment = s.environment AND p.transaction_id = s.transaction_id AND 
 
 -- A transaction first stored from a verifyReceipt copy takes what only StoreKit 2 says from its first signed copy.
 UPDATE purchase p
-SET signed_date = s.signed_date, price = s.price, currency = s.currency, storefront = s.storefront,
-    storefront_id = s.storefront_id, type = s.type, transaction_reason = s.transaction_reason,
+SET changed_receipt_id = s.receipt_id, signed_date = s.signed_date, price = s.price, currency = s.currency,
+    storefront = s.storefront, storefront_id = s.storefront_id, type = s.type, transaction_reason = s.transaction_reason,
     offer_type = s.offer_type, offer_identifier = s.offer_identifier, offer_discount_type = s.offer_discount_type,
     offer_period = s.offer_period, app_transaction_id = s.app_transaction_id
 FROM (

@@ -13,15 +13,21 @@ SELECT f.id AS file_id, f.kind
 FROM input_file f
 WHERE f.kind IN ('receipts', 'sales') AND NOT EXISTS (SELECT 1 FROM reconcile_file d WHERE d.file_id = f.id);
 
--- The transactions the new receipt files list (a receipt's id starts with its file's id: receipt.id), whatever copy
--- the purchase row keeps: a late copy that adds a cancellation puts the cancellation's day here.
+-- The transactions the new receipt files changed (a receipt's id is its file's id * 2^32 + its record number): those
+-- they stored first, those their copy gave a new fact (a late copy that adds a cancellation puts the cancellation's
+-- day here), and those no valid receipt had listed first (a valid copy now can make them count). Not the others they
+-- list: a subscriber's every receipt repeats the whole history, which did not change.
 CREATE TEMPORARY TABLE rc_new_purchase ON COMMIT DROP AS
 SELECT DISTINCT p.id, p.original_transaction_id, p.web_order_line_item_id, p.purchase_date, p.cancellation_date
 FROM rc_new_file f
 JOIN receipt_purchase rp
     ON rp.receipt_id >= f.file_id * 4294967296 AND rp.receipt_id < (f.file_id + 1) * 4294967296
 JOIN purchase p ON p.environment = rp.environment AND p.transaction_id = rp.transaction_id
-WHERE f.kind = 'receipts';
+LEFT JOIN receipt first ON first.id = p.first_receipt_id
+WHERE f.kind = 'receipts'
+  AND ((p.first_receipt_id >> 32) IN (SELECT file_id FROM rc_new_file)
+       OR (p.changed_receipt_id >> 32) IN (SELECT file_id FROM rc_new_file)
+       OR first.id IS NULL OR first.status NOT IN (0, 21006) OR first.is_sandbox);
 
 -- A billed subscription period counts once, on its earliest transaction: a new transaction of the same web order
 -- line item can move it off the day of the one counted so far.

@@ -105,6 +105,23 @@ import Testing
         #expect(summaries[1].rules.first { $0.rule == "forged-fields" }?.created == 1)
     }
 
+    /// A later copy can give a transaction a fact the earlier receipts that listed it lacked: an expiry decades ahead
+    /// makes every receipt listing the transaction forged, the earlier one included.
+    @Test func aLaterCopysExpiryReevaluatesTheReceiptsThatListedTheTransaction() throws {
+        let data = try TestWorkspace()
+        func receipt(_ user: String, expiry: String) -> String {
+            #"{"application_username": "\#(user)", "response": {"status": 0, "environment": "Production", "#
+                + #""receipt": {"bundle_id": "com.example.game", "in_app": [{"quantity": "1", "product_id": "pro", "#
+                + #""transaction_id": "777000111", "original_transaction_id": "777000111", "#
+                + #""purchase_date": "2014-03-02 10:00:00 Etc/GMT"\#(expiry)}]}}}"# + "\n"
+        }
+        let first = try data.write("first.jsonl", receipt("ann@example.com", expiry: ""))
+        let second = try data.write(
+            "second.jsonl", receipt("ann@example.com", expiry: #", "expires_date": "2080-03-02 10:00:00 Etc/GMT""#))
+        let summaries = try Self.compare(files: [first, second])
+        #expect(summaries[1].rules.first { $0.rule == "forged-fields" }?.created == 2)
+    }
+
     @Test func aChangedSettingMakesTheNextRunFullAndSaysWhy() throws {
         let test = try TestWorkspace()
         let (catalog, files, _) = try Self.incrementFiles(in: test)
