@@ -27,6 +27,8 @@ JOIN receipt r ON r.id >= n.file_id * 4294967296 AND r.id < (n.file_id + 1) * 42
 ANALYZE detect_new_receipt;
 
 INSERT INTO receipt_summary SELECT * FROM detect_new_receipt;
+-- A rebuild's account_purchase is planned from receipt_summary's statistics: take them now that it is whole.
+DO $$ BEGIN IF (SELECT rebuild FROM detect_setting) THEN ANALYZE receipt_summary; END IF; END $$;
 
 -- Purchases whose id is an app id a new receipt names: forged-fields flags a receipt that lists one, so the receipts
 -- listing them are evaluated again, as are those listing a purchase a new copy gave a fact (an expiry decades ahead).
@@ -124,6 +126,10 @@ WHERE ap.store_account_key IS NOT NULL AND NOT (SELECT rebuild FROM detect_setti
 
 DELETE FROM account_purchase ap USING detect_changed_purchase c WHERE ap.purchase_id = c.id;
 
+-- A rebuild joins every purchase: hashing beats the index probes the planner picks from its join estimate, which the
+-- repeated receipt-id condition below divides by the number of files.
+DO $$ BEGIN IF (SELECT rebuild FROM detect_setting) THEN SET LOCAL enable_nestloop = off; END IF; END $$;
+
 INSERT INTO account_purchase (account_key, purchase_id, transaction_id, original_transaction_id, product_id,
     bundle_id, product_type, quantity, purchase_date, cancellation_date, cancellation_reason, is_intro_offer,
     subscription_group, is_payment, store_account_key, first_posted_at, first_receipt_id, receipts)
@@ -150,7 +156,8 @@ SELECT r.account_key,
 FROM detect_changed_purchase c
 JOIN purchase p ON p.id = c.id
 JOIN receipt_purchase rp ON rp.environment = p.environment AND rp.transaction_id = p.transaction_id
-JOIN receipt_summary r ON r.id = rp.receipt_id
+-- The file condition repeats the id's high half so that a hash join of receipt ids spreads (store_accounts_prepare.sql).
+JOIN receipt_summary r ON r.id = rp.receipt_id AND r.file_id = rp.receipt_id >> 32
 LEFT JOIN product pr ON pr.bundle_id = p.bundle_id AND pr.product_id = p.product_id
 LEFT JOIN store_account_member m ON m.original_transaction_id = coalesce(p.original_transaction_id, p.transaction_id)
 WHERE r.status = 0 AND NOT r.is_sandbox AND r.account_key IS NOT NULL
@@ -158,6 +165,7 @@ WHERE r.status = 0 AND NOT r.is_sandbox AND r.account_key IS NOT NULL
   AND p.in_app_ownership_type IS DISTINCT FROM 'FAMILY_SHARED'
   AND p.is_upgraded IS NOT TRUE
 GROUP BY r.account_key, p.id, pr.type, m.store_account_key;
+SET LOCAL enable_nestloop TO DEFAULT;
 
 INSERT INTO detect_changed_subject
 SELECT 'app-account', ap.account_key
