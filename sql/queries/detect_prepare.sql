@@ -92,26 +92,26 @@ CREATE TEMPORARY TABLE detect_changed_subject (
 -- A rebuild queues nothing: its rules evaluate every subject.
 INSERT INTO detect_changed_subject
 SELECT * FROM (
-SELECT 'receipt', id::text FROM detect_new_receipt
-UNION ALL
-SELECT 'receipt-data', encode(receipt_data_sha256, 'hex') FROM detect_new_receipt
-WHERE receipt_data_sha256 IS NOT NULL
-UNION ALL
-SELECT 'app-account', account_key FROM detect_new_receipt WHERE account_key IS NOT NULL
-UNION ALL
-SELECT 'transaction', transaction_id FROM detect_changed_purchase
-UNION ALL
-SELECT 'transaction', ot FROM detect_changed_purchase
-UNION ALL
-SELECT 'receipt', rp.receipt_id::text
-FROM (SELECT environment, transaction_id FROM detect_app_id_purchase
-      UNION
-      SELECT c.environment, c.transaction_id
-      FROM detect_changed_purchase c JOIN purchase p ON p.id = c.id
-      WHERE p.changed_receipt_id IN (SELECT id FROM detect_new_receipt)) c
-JOIN receipt_purchase rp ON rp.environment = c.environment AND rp.transaction_id = c.transaction_id
-UNION ALL
-SELECT 'store-account', key FROM detect_changed_cluster
+    SELECT 'receipt', id::text FROM detect_new_receipt
+    UNION ALL
+    SELECT 'receipt-data', encode(receipt_data_sha256, 'hex') FROM detect_new_receipt
+    WHERE receipt_data_sha256 IS NOT NULL
+    UNION ALL
+    SELECT 'app-account', account_key FROM detect_new_receipt WHERE account_key IS NOT NULL
+    UNION ALL
+    SELECT 'transaction', transaction_id FROM detect_changed_purchase
+    UNION ALL
+    SELECT 'transaction', ot FROM detect_changed_purchase
+    UNION ALL
+    SELECT 'receipt', rp.receipt_id::text
+    FROM (SELECT environment, transaction_id FROM detect_app_id_purchase
+          UNION
+          SELECT c.environment, c.transaction_id
+          FROM detect_changed_purchase c JOIN purchase p ON p.id = c.id
+          WHERE p.changed_receipt_id IN (SELECT id FROM detect_new_receipt)) c
+    JOIN receipt_purchase rp ON rp.environment = c.environment AND rp.transaction_id = c.transaction_id
+    UNION ALL
+    SELECT 'store-account', key FROM detect_changed_cluster
 ) changed (subject_kind, subject_key)
 WHERE NOT (SELECT rebuild FROM detect_setting);
 

@@ -66,6 +66,11 @@ struct Detector {
                         SQLPlaceholders(scanning: statement).numbers.isEmpty ? [] : [runID, rebuild]
                     try connection.query(statement, parameters, context: "bring receipts and purchases up to date")
                 }
+                // A rebuild queues nothing: should a rule fail before the end, the next run must be full again.
+                if rebuild {
+                    try connection.query(
+                        "DELETE FROM detection_state WHERE name = 'rules'", context: "forget the last run's settings")
+                }
             }
             // Statistics for the rules' plans: a rebuild replaced every row; the queue changes every run.
             try connection.execute(

@@ -144,6 +144,19 @@ import Testing
         #expect(try test.workspace.detect(settings: settings).fullReason == "the last detect ran only some rules")
     }
 
+    /// A full run stopped before its rules finish leaves the next run full: it had queued nothing for them.
+    @Test func aFullRunStoppedBeforeItsRulesLeavesTheNextRunFull() throws {
+        let test = try TestWorkspace()
+        let (catalog, files, _) = try Self.incrementFiles(in: test)
+        _ = try test.workspace.importCatalog(path: catalog, bundleID: nil)
+        _ = try test.workspace.ingestReceipts(paths: [files[0]])
+        _ = try test.workspace.detect()
+        let stop = StopRequest()
+        stop.request(signal: SIGTERM)
+        #expect(throws: (any Error).self) { try test.workspace.detect(full: true, stop: stop) }
+        #expect(try test.workspace.detect().fullReason == "no complete detect run recorded")
+    }
+
     @Test func aRunWithNothingNewEvaluatesNothingAndChangesNothing() throws {
         let test = try TestWorkspace()
         let (catalog, files, _) = try Self.incrementFiles(in: test)
