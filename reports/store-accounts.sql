@@ -3,6 +3,7 @@
 --   transactions and app accounts each one has, whether it is confirmed, and the keys merged into it.
 -- param: min_app_accounts integer = 1 -- only clusters used by at least this many app accounts
 -- param: confirmed_only boolean = false -- only confirmed clusters
+-- param: window integer = null -- only clusters with a purchase in the last N days, ending on the newest purchase of any cluster; null or 0: all (run passes output.window)
 -- sensitive: false
 
 SELECT c.store_account_key,
@@ -16,4 +17,6 @@ SELECT c.store_account_key,
        c.merged_keys::text AS merged_keys
 FROM store_account_clusters c
 WHERE c.app_accounts >= $1 AND (NOT $2 OR c.is_confirmed)
+  AND (coalesce($3::integer, 0) <= 0 OR c.last_purchase_date > (
+      SELECT max(s.last_purchase_date) FROM store_account s) - make_interval(days => $3::integer))
 ORDER BY c.app_accounts DESC, c.original_transactions DESC, c.store_account_key
