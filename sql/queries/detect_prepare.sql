@@ -156,7 +156,7 @@ SELECT r.account_key,
 FROM detect_changed_purchase c
 JOIN purchase p ON p.id = c.id
 JOIN receipt_purchase rp ON rp.environment = p.environment AND rp.transaction_id = p.transaction_id
--- The file condition repeats the id's high half so that a hash join of receipt ids spreads (store_accounts_prepare.sql).
+-- file_id repeats the id's high half, so that a hash join of receipt ids spreads (store_accounts_prepare.sql).
 JOIN receipt_summary r ON r.id = rp.receipt_id AND r.file_id = rp.receipt_id >> 32
 LEFT JOIN product pr ON pr.bundle_id = p.bundle_id AND pr.product_id = p.product_id
 LEFT JOIN store_account_member m ON m.original_transaction_id = coalesce(p.original_transaction_id, p.transaction_id)

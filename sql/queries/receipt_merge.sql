@@ -49,8 +49,8 @@ WHERE p.environment = s.environment AND p.transaction_id = s.transaction_id AND 
 -- A transaction first stored from a verifyReceipt copy takes what only StoreKit 2 says from its first signed copy.
 UPDATE purchase p
 SET changed_receipt_id = s.receipt_id, signed_date = s.signed_date, price = s.price, currency = s.currency,
-    storefront = s.storefront, storefront_id = s.storefront_id, type = s.type, transaction_reason = s.transaction_reason,
-    offer_type = s.offer_type, offer_identifier = s.offer_identifier, offer_discount_type = s.offer_discount_type,
+    storefront = s.storefront, storefront_id = s.storefront_id, type = s.type,
+    transaction_reason = s.transaction_reason, offer_type = s.offer_type, offer_identifier = s.offer_identifier, offer_discount_type = s.offer_discount_type,
     offer_period = s.offer_period, app_transaction_id = s.app_transaction_id
 FROM (
     SELECT DISTINCT ON (environment, transaction_id) *

@@ -13,7 +13,8 @@ decoded AS (
     SELECT r.*
     FROM receipt_summary r
     WHERE r.status IN (0, 21006) AND (r.bundle_id IS NOT NULL OR r.app_item_id IS NOT NULL)
-      AND ($2::boolean OR r.id = ANY (ARRAY(SELECT subject_key::bigint FROM detect_pending WHERE subject_kind = 'receipt')))
+      AND ($2::boolean OR r.id = ANY (ARRAY(
+          SELECT subject_key::bigint FROM detect_pending WHERE subject_kind = 'receipt')))
 ),
 -- Products listed by a receipt that the catalog knows under another app only.
 wrong_product AS (

@@ -11,7 +11,6 @@
 WITH s AS (
     SELECT make_interval(years => ($1::jsonb ->> 'max_expiry_years_ahead')::int) AS max_ahead
 ),
--- Purchases with an impossible value first (one pass over purchase), then the status-0 receipts listing them.
 -- The purchases the queued receipts list, with their ids (a receipt's problems come from its purchases).
 scoped_purchase AS (
     SELECT p.id, p.transaction_id, p.original_transaction_id
@@ -24,6 +23,7 @@ scoped_id AS (
     UNION
     SELECT original_transaction_id FROM scoped_purchase WHERE original_transaction_id IS NOT NULL
 ),
+-- Purchases with an impossible value first (one pass over purchase), then the status-0 receipts listing them.
 -- Every app id, or (queued subjects only) those that are also an id of a queued receipt's purchase.
 app_id AS (
     SELECT apple_id AS id FROM app WHERE apple_id IS NOT NULL
@@ -73,7 +73,8 @@ problem AS (
     UNION ALL
     SELECT r.id, 'empty in_app on a receipt that claims a subscription', NULL, NULL, NULL
     FROM receipt_summary r
-    WHERE r.status = 0 AND r.style = 'ios7' AND ($2::boolean OR r.id = ANY (ARRAY(SELECT subject_key::bigint FROM detect_pending WHERE subject_kind = 'receipt')))
+    WHERE r.status = 0 AND r.style = 'ios7' AND ($2::boolean OR r.id = ANY (ARRAY(
+        SELECT subject_key::bigint FROM detect_pending WHERE subject_kind = 'receipt')))
       AND NOT EXISTS (SELECT 1 FROM receipt_purchase rp WHERE rp.receipt_id = r.id AND rp.source = 'in_app')
       AND (EXISTS (SELECT 1 FROM receipt_purchase rp WHERE rp.receipt_id = r.id AND rp.source = 'latest_receipt_info')
            OR EXISTS (SELECT 1 FROM pending_renewal n WHERE n.receipt_id = r.id))
@@ -82,7 +83,8 @@ problem AS (
     SELECT r.id, 'date forms disagree', NULL, d ->> 'other',
            d || jsonb_build_object('difference', ((d ->> 'other')::timestamptz - (d ->> 'kept')::timestamptz)::text)
     FROM receipt r CROSS JOIN LATERAL jsonb_array_elements(r.date_disagreements) d
-    WHERE r.date_disagreements IS NOT NULL AND r.status = 0 AND ($2::boolean OR r.id = ANY (ARRAY(SELECT subject_key::bigint FROM detect_pending WHERE subject_kind = 'receipt')))
+    WHERE r.date_disagreements IS NOT NULL AND r.status = 0 AND ($2::boolean OR r.id = ANY (ARRAY(
+        SELECT subject_key::bigint FROM detect_pending WHERE subject_kind = 'receipt')))
 )
 SELECT 'receipt' AS subject_kind, r.id::text AS subject_key, 'high' AS severity,
        coalesce(r.recorded_at, r.request_date) AS window_start, coalesce(r.recorded_at, r.request_date) AS window_end,

@@ -18,7 +18,8 @@ bad AS (
     SELECT r.account_key, r.id, r.status, r.recorded_at
     FROM receipt_summary r CROSS JOIN s
     WHERE r.account_key IS NOT NULL AND (r.status = ANY (s.counted) OR r.status = ANY (s.info))
-      AND ($2::boolean OR r.account_key = ANY (ARRAY(SELECT subject_key FROM detect_pending WHERE subject_kind = 'app-account')))
+      AND ($2::boolean OR r.account_key = ANY (ARRAY(
+          SELECT subject_key FROM detect_pending WHERE subject_kind = 'app-account')))
 ),
 candidate AS (
     SELECT b.account_key

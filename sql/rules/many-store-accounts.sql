@@ -20,7 +20,8 @@ paid AS (
     FROM account_purchase ap
     JOIN store_account sa ON sa.key = ap.store_account_key
     WHERE ap.is_payment AND ap.purchase_date IS NOT NULL
-      AND ($2::boolean OR ap.account_key = ANY (ARRAY(SELECT subject_key FROM detect_pending WHERE subject_kind = 'app-account')))
+      AND ($2::boolean OR ap.account_key = ANY (ARRAY(
+          SELECT subject_key FROM detect_pending WHERE subject_kind = 'app-account')))
 ),
 -- Only accounts that paid from enough confirmed store accounts in all can fire: the windowed self-join stays small.
 candidate AS (

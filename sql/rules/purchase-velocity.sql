@@ -15,7 +15,8 @@ paid AS (
     SELECT ap.account_key, ap.transaction_id, ap.product_id, ap.purchase_date
     FROM account_purchase ap
     WHERE ap.is_payment AND ap.purchase_date IS NOT NULL
-      AND ($2::boolean OR ap.account_key = ANY (ARRAY(SELECT subject_key FROM detect_pending WHERE subject_kind = 'app-account')))
+      AND ($2::boolean OR ap.account_key = ANY (ARRAY(
+          SELECT subject_key FROM detect_pending WHERE subject_kind = 'app-account')))
 ),
 counted AS (
     SELECT p.account_key, p.purchase_date,

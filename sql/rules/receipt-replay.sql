@@ -17,7 +17,10 @@ ownable AS (
     SELECT ap.*, ap.product_type IN ('non-consumable', 'auto-renewable', 'non-renewing', 'free-subscription')
                AS is_ownable
     FROM account_purchase ap
-    WHERE $2::boolean OR ap.transaction_id = ANY (ARRAY(SELECT subject_key FROM detect_pending WHERE subject_kind = 'transaction')) OR ap.original_transaction_id = ANY (ARRAY(SELECT subject_key FROM detect_pending WHERE subject_kind = 'transaction'))
+    WHERE $2::boolean
+       OR ap.transaction_id = ANY (ARRAY(SELECT subject_key FROM detect_pending WHERE subject_kind = 'transaction'))
+       OR ap.original_transaction_id = ANY (ARRAY(
+           SELECT subject_key FROM detect_pending WHERE subject_kind = 'transaction'))
 ),
 -- Consumables (and products the catalog does not know): one transaction, several accounts.
 consumable AS (

@@ -23,7 +23,8 @@ paid AS (
                AS is_refund
     FROM account_purchase ap CROSS JOIN s
     WHERE ap.is_payment AND ap.purchase_date IS NOT NULL
-      AND ($2::boolean OR ap.account_key = ANY (ARRAY(SELECT subject_key FROM detect_pending WHERE subject_kind = 'app-account')))
+      AND ($2::boolean OR ap.account_key = ANY (ARRAY(
+          SELECT subject_key FROM detect_pending WHERE subject_kind = 'app-account')))
 ),
 candidate AS (
     SELECT p.account_key

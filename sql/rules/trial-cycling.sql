@@ -17,7 +17,8 @@ starts AS (
            min(ap.store_account_key) AS store_account_key
     FROM account_purchase ap
     WHERE ap.is_intro_offer AND ap.purchase_date IS NOT NULL
-      AND ($2::boolean OR ap.account_key = ANY (ARRAY(SELECT subject_key FROM detect_pending WHERE subject_kind = 'app-account')))
+      AND ($2::boolean OR ap.account_key = ANY (ARRAY(
+          SELECT subject_key FROM detect_pending WHERE subject_kind = 'app-account')))
     GROUP BY ap.account_key, ap.subscription_group, ap.original_transaction_id
 ),
 candidate AS (

@@ -25,4 +25,5 @@ CROSS JOIN s
 JOIN app a ON a.bundle_id = p.bundle_id
 WHERE p.environment = 'Production'
   AND NOT EXISTS (SELECT 1 FROM product x WHERE x.bundle_id = p.bundle_id AND x.product_id = p.product_id)
-  AND ($2::boolean OR p.transaction_id = ANY (ARRAY(SELECT subject_key FROM detect_pending WHERE subject_kind = 'transaction')))
+  AND ($2::boolean OR p.transaction_id = ANY (ARRAY(
+      SELECT subject_key FROM detect_pending WHERE subject_kind = 'transaction')))
