@@ -140,7 +140,6 @@ struct RunCommand: ParsableCommand {
 }
 
 extension RunCommand {
-    /// Stage durations in pipeline order, e.g. "catalog 0.0, ingest receipts 12.3, …".
     /// How many days the run's reconcile covered and why: `3 days that changed` or `240 days (all: time zone
     /// changed from UTC to America/Los_Angeles)`.
     static func reconciledDays(_ summary: ReconcileSummary) -> String {
@@ -152,6 +151,7 @@ extension RunCommand {
         }
     }
 
+    /// Stage durations in pipeline order, e.g. "catalog 0.0, ingest receipts 12.3, …".
     static func stageTimes(_ seconds: [String: Double]) -> String {
         let order = ["catalog", "ingest receipts", "ingest sales", "detect", "reconcile", "reports"]
         func rank(_ stage: String) -> Int { order.firstIndex(of: stage) ?? order.count }
