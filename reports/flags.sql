@@ -3,7 +3,7 @@
 --   raised it (ids, counts, dates: enough to check by hand). The chart shows hits per rule per day.
 -- param: rule text = null -- only this rule, e.g. many-store-accounts
 -- param: severity text = null -- only this severity: info, warning or high
--- param: window integer = null -- only the last N days of history, by the day column (the flag's window end), ending on the newest open flag's; null or 0: all (run passes output.window)
+-- param: window integer = null -- only the last N days of history, by the day column (the flag's window end), ending on the newest window end; a flag without one is always listed; null or 0: all (run passes output.window)
 -- chart: bar x=day y=hits series=rule
 -- sensitive: false
 
@@ -22,5 +22,5 @@ SELECT to_char(coalesce(f.window_end, f.created_at) AT TIME ZONE 'UTC', 'YYYY-MM
 FROM flags_open f
 WHERE ($1::text IS NULL OR f.rule = $1) AND ($2::text IS NULL OR f.severity = $2)
   AND (coalesce($3::integer, 0) <= 0 OR coalesce(f.window_end, f.created_at) > (
-      SELECT max(coalesce(o.window_end, o.created_at)) FROM flags_open o) - make_interval(days => $3::integer))
+      SELECT coalesce(max(o.window_end), max(o.created_at)) FROM flags_open o) - make_interval(days => $3::integer))
 ORDER BY day, f.rule, CASE f.severity WHEN 'high' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, f.subject_key

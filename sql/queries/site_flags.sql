@@ -1,7 +1,7 @@
 -- The report site's flags page (docs/reports.md): every open flag with its subject as a reader knows it — an account
 -- hash, a store account, a transaction id, a receipt's file and line — instead of the internal key alone. $1: the
--- window in days, as the flags report takes it (by the flag's window end, ending on the newest open flag's); null or
--- 0: all.
+-- window in days, as the flags report takes it (by the flag's window end, ending on the newest window end; a flag
+-- without one is always listed); null or 0: all.
 SELECT f.id, f.rule, f.severity, f.subject_kind, f.subject_key,
        to_char(f.window_start AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') AS window_start_utc,
        to_char(f.window_end AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') AS window_end_utc,
@@ -12,5 +12,5 @@ LEFT JOIN receipt r
     ON r.id = CASE WHEN f.subject_kind = 'receipt' AND f.subject_key ~ '^[0-9]{1,18}$' THEN f.subject_key::bigint END
 LEFT JOIN input_file i ON i.id = r.file_id
 WHERE coalesce($1::integer, 0) <= 0 OR coalesce(f.window_end, f.created_at) > (
-    SELECT max(coalesce(o.window_end, o.created_at)) FROM flags_open o) - make_interval(days => $1::integer)
+    SELECT coalesce(max(o.window_end), max(o.created_at)) FROM flags_open o) - make_interval(days => $1::integer)
 ORDER BY CASE f.severity WHEN 'high' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, f.rule, f.subject_key
