@@ -3,16 +3,8 @@ import IAPAudit
 import Testing
 
 struct RunConfigurationTests {
-    func load(_ text: String) throws -> RunConfiguration {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent("iap-audit.toml").path
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return try RunConfiguration.load(path: path)
-    }
-
     @Test func readsEverySectionAndResolvesPathsAgainstTheFile() throws {
-        let configuration = try load(
+        let configuration = try RunConfiguration.loading(
             """
             # nightly batch
             [inputs]
@@ -36,30 +28,38 @@ struct RunConfigurationTests {
 
     @Test func unknownKeysAreErrorsNamingTheKeyAndTheLine() {
         #expect {
-            try load("[output]\ndirectory = \"out\"\ndirectroy = \"typo\"\n")
+            try RunConfiguration.loading("[output]\ndirectory = \"out\"\ndirectroy = \"typo\"\n")
         } throws: { error in
             "\(error)".contains("line 3") && "\(error)".contains("output.directroy")
         }
     }
 
     @Test func aListOfPathsAlsoTakesOnePath() throws {
-        let configuration = try load("[inputs]\nreceipts = \"/one/path\"\nsales = [\"/a\", \"/b\"]\n")
+        let configuration = try RunConfiguration.loading(
+            "[inputs]\nreceipts = \"/one/path\"\nsales = [\"/a\", \"/b\"]\n")
         #expect(configuration.receiptPaths == ["/one/path"])
         #expect(configuration.salesPaths == ["/a", "/b"])
-        let roots = try load("[verification]\ntrusted_roots = \"/etc/iap-audit/test-root.der\"\n")
+        let roots = try RunConfiguration.loading("[verification]\ntrusted_roots = \"/etc/iap-audit/test-root.der\"\n")
         #expect(roots.trustedRoots == ["/etc/iap-audit/test-root.der"])
     }
 
     @Test func wrongTypesAndBadValuesAreErrorsNamingTheLine() {
-        #expect { try load("[inputs]\nreceipts = 42\n") } throws: { "\($0)".contains("line 2") }
-        #expect { try load("[reconciliation]\ntime_zone = \"Mars/Olympus\"\n") } throws: { "\($0)".contains("line 2") }
-        #expect { try load("[output]\nformats = [\"pdf\"]\n") } throws: { "\($0)".contains("line 2") }
-        #expect { try load("[output\n") } throws: { "\($0)".contains("line 1") }
-        #expect { try load("[output]\ndirectory = out\n") } throws: { "\($0)".contains("quote strings") }
+        #expect { try RunConfiguration.loading("[inputs]\nreceipts = 42\n") } throws: { "\($0)".contains("line 2") }
+        #expect { try RunConfiguration.loading("[reconciliation]\ntime_zone = \"Mars/Olympus\"\n") } throws: {
+            "\($0)".contains("line 2")
+        }
+        #expect { try RunConfiguration.loading("[output]\nformats = [\"pdf\"]\n") } throws: {
+            "\($0)".contains("line 2")
+        }
+        #expect { try RunConfiguration.loading("[output\n") } throws: { "\($0)".contains("line 1") }
+        #expect { try RunConfiguration.loading("[output]\ndirectory = out\n") } throws: {
+            "\($0)".contains("quote strings")
+        }
     }
 
     @Test func environmentOverridesTheFileAndEffectiveSettingsMaskPasswords() throws {
-        var configuration = try load("[database]\nurl = \"postgresql://audit:hunter2@db.example/iap\"\n")
+        var configuration = try RunConfiguration.loading(
+            "[database]\nurl = \"postgresql://audit:hunter2@db.example/iap\"\n")
         configuration.applyEnvironment(["IAP_AUDIT_OUTPUT_DIR": "/srv/out", "IAP_AUDIT_RECEIPTS": "/a:/b"])
         #expect(configuration.outputDirectory == "/srv/out")
         #expect(configuration.receiptPaths == ["/a", "/b"])
@@ -72,15 +72,8 @@ struct RunConfigurationTests {
 }
 
 struct DetectionConfigurationTests {
-    func load(_ text: String) throws -> RunConfiguration {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("detect-\(UUID().uuidString).toml")
-            .path
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return try RunConfiguration.load(path: path)
-    }
-
     @Test func ruleThresholdsComeFromTheFileAndTheRestKeepFraudDefaults() throws {
-        let configuration = try load(
+        let configuration = try RunConfiguration.loading(
             """
             [detection.refund_abuse]
             window_days = 30
@@ -93,10 +86,10 @@ struct DetectionConfigurationTests {
     }
 
     @Test func unknownRuleKeysAndWrongTypesNameTheLine() {
-        #expect { try load("[detection.refund_abuse]\nwindow_dayz = 30\n") } throws: {
+        #expect { try RunConfiguration.loading("[detection.refund_abuse]\nwindow_dayz = 30\n") } throws: {
             "\($0)".contains("line 2") && "\($0)".contains("detection.refund_abuse.window_dayz")
         }
-        #expect { try load("[detection.refund_abuse]\nwindow_days = \"thirty\"\n") } throws: {
+        #expect { try RunConfiguration.loading("[detection.refund_abuse]\nwindow_days = \"thirty\"\n") } throws: {
             "\($0)".contains("line 2")
         }
     }

@@ -1,0 +1,14 @@
+import Foundation
+import IAPAudit
+
+extension RunConfiguration {
+    /// Loads `text` as a configuration file: written as `iap-audit.toml` in a fresh directory of its own, against
+    /// which its relative paths resolve.
+    static func loading(_ text: String) throws -> RunConfiguration {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("iap-audit.toml").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return try RunConfiguration.load(path: path)
+    }
+}
