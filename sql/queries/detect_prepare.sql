@@ -82,8 +82,7 @@ SELECT * FROM detect_app_id_purchase
 ON CONFLICT DO NOTHING;
 ANALYZE detect_changed_purchase;
 
--- The subjects, in the flags' kinds, whose data changed. Accounts and store accounts are taken from the purchases'
--- rows both before (a row can disappear: an upgraded period) and after they are recomputed.
+-- The subjects, in the flags' kinds, whose data changed.
 CREATE TEMPORARY TABLE detect_changed_subject (
     subject_kind  text NOT NULL,
     subject_key   text NOT NULL
@@ -115,66 +114,70 @@ SELECT * FROM (
 ) changed (subject_kind, subject_key)
 WHERE NOT (SELECT rebuild FROM detect_setting);
 
-INSERT INTO detect_changed_subject
-SELECT 'app-account', ap.account_key
-FROM account_purchase ap JOIN detect_changed_purchase c ON c.id = ap.purchase_id
-WHERE NOT (SELECT rebuild FROM detect_setting)
-UNION ALL
-SELECT 'store-account', ap.store_account_key
-FROM account_purchase ap JOIN detect_changed_purchase c ON c.id = ap.purchase_id
-WHERE ap.store_account_key IS NOT NULL AND NOT (SELECT rebuild FROM detect_setting);
+-- The changed purchases' rows as they were (a row can disappear: an upgraded period) and, below, as they are now.
+CREATE TEMPORARY TABLE detect_changed_row (
+    account_key        text NOT NULL,
+    store_account_key  text
+) ON COMMIT DROP;
 
-DELETE FROM account_purchase ap USING detect_changed_purchase c WHERE ap.purchase_id = c.id;
+WITH gone AS (
+    DELETE FROM account_purchase ap USING detect_changed_purchase c WHERE ap.purchase_id = c.id
+    RETURNING ap.account_key, ap.store_account_key
+)
+INSERT INTO detect_changed_row SELECT * FROM gone;
 
 -- A rebuild joins every purchase: hashing beats the index probes the planner picks from its join estimate, which the
 -- repeated receipt-id condition below divides by the number of files.
 DO $$ BEGIN IF (SELECT rebuild FROM detect_setting) THEN SET LOCAL enable_nestloop = off; END IF; END $$;
 
-INSERT INTO account_purchase (account_key, purchase_id, transaction_id, original_transaction_id, product_id,
-    bundle_id, product_type, quantity, purchase_date, cancellation_date, cancellation_reason, is_intro_offer,
-    subscription_group, is_payment, store_account_key, first_posted_at, first_receipt_id, receipts)
-SELECT r.account_key,
-       p.id,
-       p.transaction_id,
-       coalesce(p.original_transaction_id, p.transaction_id),
-       p.product_id,
-       p.bundle_id,
-       pr.type,
-       p.quantity,
-       p.purchase_date,
-       p.cancellation_date,
-       p.cancellation_reason,
-       coalesce(p.is_trial_period, false) OR coalesce(p.is_in_intro_offer_period, false),
-       coalesce(p.subscription_group_identifier, p.bundle_id),
-       -- A restore re-issues a non-consumable under a new transaction id: not a payment. Renewals are.
-       p.original_transaction_id IS NULL OR p.original_transaction_id = p.transaction_id
-           OR pr.type = 'auto-renewable',
-       m.store_account_key,
-       min(coalesce(r.recorded_at, r.request_date, p.purchase_date)),
-       min(r.id),
-       count(*)
-FROM detect_changed_purchase c
-JOIN purchase p ON p.id = c.id
-JOIN receipt_purchase rp ON rp.environment = p.environment AND rp.transaction_id = p.transaction_id
--- file_id repeats the id's high half, so that a hash join of receipt ids spreads (store_accounts_prepare.sql).
-JOIN receipt_summary r ON r.id = rp.receipt_id AND r.file_id = rp.receipt_id >> 32
-LEFT JOIN product pr ON pr.bundle_id = p.bundle_id AND pr.product_id = p.product_id
-LEFT JOIN store_account_member m ON m.original_transaction_id = coalesce(p.original_transaction_id, p.transaction_id)
-WHERE r.status = 0 AND NOT r.is_sandbox AND r.account_key IS NOT NULL
-  AND p.environment = 'Production'
-  AND p.in_app_ownership_type IS DISTINCT FROM 'FAMILY_SHARED'
-  AND p.is_upgraded IS NOT TRUE
-GROUP BY r.account_key, p.id, pr.type, m.store_account_key;
+WITH added AS (
+    INSERT INTO account_purchase (account_key, purchase_id, transaction_id, original_transaction_id, product_id,
+        bundle_id, product_type, quantity, purchase_date, cancellation_date, cancellation_reason, is_intro_offer,
+        subscription_group, is_payment, store_account_key, first_posted_at, first_receipt_id, receipts)
+    SELECT r.account_key,
+           p.id,
+           p.transaction_id,
+           coalesce(p.original_transaction_id, p.transaction_id),
+           p.product_id,
+           p.bundle_id,
+           pr.type,
+           p.quantity,
+           p.purchase_date,
+           p.cancellation_date,
+           p.cancellation_reason,
+           coalesce(p.is_trial_period, false) OR coalesce(p.is_in_intro_offer_period, false),
+           coalesce(p.subscription_group_identifier, p.bundle_id),
+           -- A restore re-issues a non-consumable under a new transaction id: not a payment. Renewals are.
+           p.original_transaction_id IS NULL OR p.original_transaction_id = p.transaction_id
+               OR pr.type = 'auto-renewable',
+           m.store_account_key,
+           min(coalesce(r.recorded_at, r.request_date, p.purchase_date)),
+           min(r.id),
+           count(*)
+    FROM detect_changed_purchase c
+    JOIN purchase p ON p.id = c.id
+    JOIN receipt_purchase rp ON rp.environment = p.environment AND rp.transaction_id = p.transaction_id
+    -- file_id repeats the id's high half, so that a hash join of receipt ids spreads (store_accounts_prepare.sql).
+    JOIN receipt_summary r ON r.id = rp.receipt_id AND r.file_id = rp.receipt_id >> 32
+    LEFT JOIN product pr ON pr.bundle_id = p.bundle_id AND pr.product_id = p.product_id
+    LEFT JOIN store_account_member m
+        ON m.original_transaction_id = coalesce(p.original_transaction_id, p.transaction_id)
+    WHERE r.status = 0 AND NOT r.is_sandbox AND r.account_key IS NOT NULL
+      AND p.environment = 'Production'
+      AND p.in_app_ownership_type IS DISTINCT FROM 'FAMILY_SHARED'
+      AND p.is_upgraded IS NOT TRUE
+    GROUP BY r.account_key, p.id, pr.type, m.store_account_key
+    RETURNING account_key, store_account_key
+)
+-- A rebuild queues nothing (its rows were all deleted at the start, so none came back from the DELETE above).
+INSERT INTO detect_changed_row SELECT * FROM added WHERE NOT (SELECT rebuild FROM detect_setting);
 SET LOCAL enable_nestloop TO DEFAULT;
 
+-- Their accounts and store accounts.
 INSERT INTO detect_changed_subject
-SELECT 'app-account', ap.account_key
-FROM account_purchase ap JOIN detect_changed_purchase c ON c.id = ap.purchase_id
-WHERE NOT (SELECT rebuild FROM detect_setting)
+SELECT 'app-account', account_key FROM detect_changed_row
 UNION ALL
-SELECT 'store-account', ap.store_account_key
-FROM account_purchase ap JOIN detect_changed_purchase c ON c.id = ap.purchase_id
-WHERE ap.store_account_key IS NOT NULL AND NOT (SELECT rebuild FROM detect_setting);
+SELECT 'store-account', store_account_key FROM detect_changed_row WHERE store_account_key IS NOT NULL;
 
 INSERT INTO detect_pending (subject_kind, subject_key)
 SELECT DISTINCT subject_kind, subject_key FROM detect_changed_subject

@@ -30,6 +30,15 @@ import Testing
         return (directory + "/catalog.json", files, manifest.testerAccountKeys)
     }
 
+    /// A workspace with the catalog and the first increment ingested, not yet detected; the increments' files.
+    static func firstIncrementIngested() throws -> (TestWorkspace, [String]) {
+        let test = try TestWorkspace()
+        let (catalog, files, _) = try incrementFiles(in: test)
+        _ = try test.workspace.importCatalog(path: catalog, bundleID: nil)
+        _ = try test.workspace.ingestReceipts(paths: [files[0]])
+        return (test, files)
+    }
+
     /// Everything detect writes, without clock times, in a canonical order.
     static func detected(_ test: TestWorkspace) throws -> [[String?]] {
         var rows: [[String?]] = []
@@ -122,11 +131,31 @@ import Testing
         #expect(summaries[1].rules.first { $0.rule == "forged-fields" }?.created == 2)
     }
 
+    /// A later copy can take a purchase away from an account: an upgraded period is no purchase, so its row goes. The
+    /// account that had it is evaluated again though the new receipt is another's: its velocity evidence shrinks.
+    @Test func aPurchaseALaterCopyMarksUpgradedReevaluatesTheAccountThatHadIt() throws {
+        let data = try TestWorkspace()
+        func entry(_ id: Int, minute: Int, upgraded: Bool = false) -> String {
+            #"{"quantity": "1", "product_id": "coins", "transaction_id": "\#(id)", "original_transaction_id": "\#(id)", "#
+                + #""purchase_date": "2014-03-02 10:\#(minute):00 Etc/GMT""#
+                + (upgraded ? #", "is_upgraded": "true"}"# : "}")
+        }
+        func receipt(_ user: String, _ entries: [String]) -> String {
+            #"{"application_username": "\#(user)", "response": {"status": 0, "environment": "Production", "#
+                + #""receipt": {"bundle_id": "com.example.game", "in_app": ["# + entries.joined(separator: ", ")
+                + "]}}}\n"
+        }
+        let first = try data.write(
+            "first.jsonl", receipt("ann@example.com", (0..<4).map { entry(881_000 + $0, minute: 10 + $0) }))
+        let second = try data.write(
+            "second.jsonl", receipt("bob@example.com", [entry(881_003, minute: 13, upgraded: true)]))
+        let summaries = try Self.compare(files: [first, second])
+        #expect(summaries[0].rules.first { $0.rule == "purchase-velocity" }?.created == 1)
+        #expect(summaries[1].rules.first { $0.rule == "purchase-velocity" }?.updated == 1)
+    }
+
     @Test func aChangedSettingMakesTheNextRunFullAndSaysWhy() throws {
-        let test = try TestWorkspace()
-        let (catalog, files, _) = try Self.incrementFiles(in: test)
-        _ = try test.workspace.importCatalog(path: catalog, bundleID: nil)
-        _ = try test.workspace.ingestReceipts(paths: [files[0]])
+        let (test, files) = try Self.firstIncrementIngested()
         // The first run builds the store accounts from nothing, hence full.
         #expect(try test.workspace.detect().fullReason == "the store accounts were rebuilt")
         #expect(try test.workspace.detect().isFull == false)
@@ -146,10 +175,7 @@ import Testing
 
     /// A full run stopped before its rules finish leaves the next run full: it had queued nothing for them.
     @Test func aFullRunStoppedBeforeItsRulesLeavesTheNextRunFull() throws {
-        let test = try TestWorkspace()
-        let (catalog, files, _) = try Self.incrementFiles(in: test)
-        _ = try test.workspace.importCatalog(path: catalog, bundleID: nil)
-        _ = try test.workspace.ingestReceipts(paths: [files[0]])
+        let (test, _) = try Self.firstIncrementIngested()
         _ = try test.workspace.detect()
         let stop = StopRequest()
         stop.request(signal: SIGTERM)
@@ -158,10 +184,7 @@ import Testing
     }
 
     @Test func aRunWithNothingNewEvaluatesNothingAndChangesNothing() throws {
-        let test = try TestWorkspace()
-        let (catalog, files, _) = try Self.incrementFiles(in: test)
-        _ = try test.workspace.importCatalog(path: catalog, bundleID: nil)
-        _ = try test.workspace.ingestReceipts(paths: [files[0]])
+        let (test, _) = try Self.firstIncrementIngested()
         _ = try test.workspace.detect()
         let before = try Self.detected(test)
         let again = try test.workspace.detect()
