@@ -23,6 +23,10 @@ struct SignedEndToEndTests {
             _ = try test.workspace.ingestReceipts(paths: [directory + "/receipts"])
             _ = try test.workspace.detect()
         }
+
+        deinit {
+            try? FileManager.default.removeItem(atPath: directory)
+        }
     }
 
     // One ingest for the whole suite; serialized, so its tests never share the connection at the same time.

@@ -6,8 +6,9 @@ import TestSupport
 
 @testable import IAPAudit
 
-/// A migrated, empty database and a scratch directory for one test.
-struct TestWorkspace {
+/// A migrated, empty database and a scratch directory for one test; the directory goes when the test lets go of it
+/// (a suite run leaves gigabytes of generated data otherwise). The database goes with the test server.
+final class TestWorkspace {
     let workspace: Workspace
     let conninfo: String
     let directory: URL
@@ -25,6 +26,10 @@ struct TestWorkspace {
         workspace = try Workspace(settings: settings, logger: logger)
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("iap-audit-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
     }
 
     var connection: Connection { workspace.connection }
