@@ -1,12 +1,13 @@
 -- Reconciles recorded purchases against Apple's sales and financial reports (docs/reconciliation.md) for windows of
--- days, replacing the lines of every period that overlaps one. The windows are the temporary table rc_window
--- (first_day, last_day; disjoint), made before this runs: one window for --from/--to or all days, or the windows of
--- changed days (queries/reconcile_changes.sql). Runs in one transaction; temporary tables drop at commit. Only the
--- first statement takes parameters: $1 time zone, $2 run id, $3 true when the windows hold every stored period.
+-- days, replacing the lines of every period that overlaps one. Two temporary tables are made before this runs: the
+-- windows, rc_window (first_day, last_day; disjoint), and for changed days (queries/reconcile_changes.sql) the days
+-- and products whose recorded totals to recount, rc_recount. For --from/--to or all days there is one window, and
+-- the recount is made here. Runs in one transaction; temporary tables drop at commit. Only the first statement takes
+-- parameters: $1 time zone, $2 run id, $3 scope: 'all', 'window' or 'changed-days'.
 -- Statements end with ';' at the end of a line.
 
 CREATE TEMPORARY TABLE rc_setting ON COMMIT DROP AS
-SELECT $1::text AS time_zone, $2::bigint AS run_id, $3::boolean AS is_all;
+SELECT $1::text AS time_zone, $2::bigint AS run_id, $3::text AS scope;
 
 -- Temporary tables are never analyzed automatically; with statistics the planner sees a few windows and reads
 -- their periods and purchases through the indexes.
@@ -18,18 +19,35 @@ SELECT DISTINCT ON (product_id) product_id, bundle_id, type
 FROM product
 ORDER BY product_id, bundle_id;
 
--- Sales report periods that touch a window. span orders frequencies: 0 daily, 6 weekly, ~30 monthly, ~365 yearly.
-CREATE TEMPORARY TABLE rc_candidate ON COMMIT DROP AS
+-- Which sales periods are reconciled depends on every stored period, never on the windows: a window only says which
+-- lines are rewritten. A period touching a window (near) is chosen unless a coarser incomplete period overlaps it;
+-- whether that one is complete depends on the finer periods inside it. So three steps out from the windows are read,
+-- every sales period for all days. span orders frequencies: 0 daily, 6 weekly, ~30 monthly, ~365 yearly.
+CREATE TEMPORARY TABLE rc_sales_period ON COMMIT DROP AS
 SELECT DISTINCT p.begin_date, p.end_date, p.end_date - p.begin_date AS span
-FROM rc_window w
-JOIN sales_report_period p ON p.begin_date <= w.last_day AND p.end_date >= w.first_day
+FROM sales_report_period p
 JOIN sales_report s ON s.file_id = p.file_id
 WHERE s.layout LIKE 'sales-%';
+
+CREATE TEMPORARY TABLE rc_near ON COMMIT DROP AS
+SELECT DISTINCT p.*
+FROM rc_sales_period p
+JOIN rc_window w ON p.begin_date <= w.last_day AND p.end_date >= w.first_day;
+
+CREATE TEMPORARY TABLE rc_decide ON COMMIT DROP AS
+SELECT DISTINCT p.*
+FROM rc_sales_period p
+JOIN rc_near n ON p.begin_date <= n.end_date AND p.end_date >= n.begin_date;
+
+CREATE TEMPORARY TABLE rc_candidate ON COMMIT DROP AS
+SELECT DISTINCT p.*
+FROM rc_sales_period p
+JOIN rc_decide d ON p.begin_date <= d.end_date AND p.end_date >= d.begin_date;
 
 -- A period some of whose days no finer report covers: only it can speak for those days.
 CREATE TEMPORARY TABLE rc_incomplete ON COMMIT DROP AS
 SELECT c.*
-FROM rc_candidate c
+FROM rc_decide c
 WHERE c.span = 0 OR EXISTS (
     SELECT 1
     FROM generate_series(c.begin_date, c.end_date, interval '1 day') AS d(day)
@@ -54,7 +72,8 @@ SELECT 'sales'::text AS source, i.begin_date, i.end_date,
         ELSE 'days-' || (i.span + 1)
     END AS frequency
 FROM rc_incomplete i
-WHERE NOT EXISTS (
+WHERE EXISTS (SELECT 1 FROM rc_near n WHERE n.begin_date = i.begin_date AND n.end_date = i.end_date)
+  AND NOT EXISTS (
     SELECT 1 FROM rc_incomplete o
     WHERE o.span > i.span AND o.begin_date <= i.end_date AND o.end_date >= i.begin_date
 )
@@ -145,40 +164,47 @@ SELECT u.source, u.begin_date, u.end_date, u.vendor_identifier, u.app, u.parent_
 FROM units u
 LEFT JOIN money m USING (source, begin_date, end_date, vendor_identifier, app_key);
 
--- The purchase days read: per window, the days of the periods reconciled in it (a forced window's edge periods
--- reach beyond it).
-CREATE TEMPORARY TABLE rc_range ON COMMIT DROP AS
-SELECT min(p.begin_date) AS first_day, max(p.end_date) AS last_day
+-- The recorded totals to recount when rc_recount did not come with the windows: every day for all days, else the days
+-- of the periods reconciled (a forced window's edge periods reach beyond it). product_id NULL: every product.
+CREATE TEMPORARY TABLE IF NOT EXISTS rc_recount (first_day date, last_day date, product_id text) ON COMMIT DROP;
+
+INSERT INTO rc_recount
+SELECT '-infinity'::date, 'infinity'::date, NULL
+WHERE (SELECT scope FROM rc_setting) = 'all'
+UNION ALL
+SELECT min(p.begin_date), max(p.end_date), NULL
 FROM rc_window w
 JOIN rc_period p ON p.begin_date <= w.last_day AND p.end_date >= w.first_day
+WHERE (SELECT scope FROM rc_setting) = 'window'
 GROUP BY w.first_day, w.last_day;
-ANALYZE rc_range;
+ANALYZE rc_recount;
 
--- The purchases whose purchase or cancellation falls in a range, found through their indexes: a day of slack either
--- side, as the zone moves a UTC time onto the neighbouring day.
+-- The purchases whose purchase or cancellation falls on a recounted day, found through their indexes: a day of slack
+-- either side, as the zone moves a UTC time onto the neighbouring day.
 CREATE TEMPORARY TABLE rc_purchase ON COMMIT DROP AS
-SELECT p.id
-FROM rc_range b
+SELECT p.id, p.original_transaction_id, p.web_order_line_item_id
+FROM rc_recount b
 JOIN purchase p ON p.purchase_date >= b.first_day - 1 AND p.purchase_date < b.last_day + 2
+    AND (b.product_id IS NULL OR p.product_id = b.product_id)
 UNION
-SELECT p.id
-FROM rc_range b
-JOIN purchase p ON p.cancellation_date >= b.first_day - 1 AND p.cancellation_date < b.last_day + 2;
+SELECT p.id, p.original_transaction_id, p.web_order_line_item_id
+FROM rc_recount b
+JOIN purchase p ON p.cancellation_date >= b.first_day - 1 AND p.cancellation_date < b.last_day + 2
+    AND (b.product_id IS NULL OR p.product_id = b.product_id);
 
 -- A billed subscription period counts once, on its earliest transaction (below): the other transactions of its web
--- order line item must be there to choose from even when they fall outside the ranges. With every period in the
--- windows, all dated purchases already are.
+-- order line item must be there to choose from even when they fall on days not recounted. For all days, every dated
+-- purchase already is.
 INSERT INTO rc_purchase
-SELECT s.id
+SELECT s.id, s.original_transaction_id, s.web_order_line_item_id
 FROM (
-    SELECT DISTINCT p.original_transaction_id, p.web_order_line_item_id
-    FROM rc_purchase i
-    JOIN purchase p ON p.id = i.id
-    WHERE p.original_transaction_id IS NOT NULL AND p.web_order_line_item_id IS NOT NULL
+    SELECT DISTINCT original_transaction_id, web_order_line_item_id
+    FROM rc_purchase
+    WHERE original_transaction_id IS NOT NULL AND web_order_line_item_id IS NOT NULL
 ) n
 JOIN purchase s ON s.original_transaction_id = n.original_transaction_id
     AND s.web_order_line_item_id = n.web_order_line_item_id
-WHERE NOT (SELECT is_all FROM rc_setting);
+WHERE (SELECT scope FROM rc_setting) <> 'all';
 ANALYZE rc_purchase;
 
 -- Our side: production transactions of valid receipts (status 0, and 21006: a valid receipt whose subscription has
@@ -250,11 +276,24 @@ events AS (
     FROM counted c CROSS JOIN rc_setting w
     WHERE c.cancellation_date IS NOT NULL AND NOT c.is_upgraded AND NOT c.is_trial
 )
-SELECT day, product_id, app, currency, sum(units)::integer AS units, sum(trials)::integer AS trials,
-    sum(units::bigint * price) AS amount_milli,
-    count(*) FILTER (WHERE price IS NULL OR currency IS NULL)::integer AS unpriced
-FROM events
-GROUP BY day, product_id, app, currency;
+SELECT e.day, e.product_id, e.app, e.currency, sum(e.units)::integer AS units, sum(e.trials)::integer AS trials,
+    sum(e.units::bigint * e.price) AS amount_milli,
+    count(*) FILTER (WHERE e.price IS NULL OR e.currency IS NULL)::integer AS unpriced
+FROM events e
+-- Only the recounted days and products: a sibling read to choose a billed period's transaction may fall elsewhere.
+WHERE EXISTS (
+    SELECT 1 FROM rc_recount r
+    WHERE e.day BETWEEN r.first_day AND r.last_day AND (r.product_id IS NULL OR r.product_id = e.product_id)
+)
+GROUP BY e.day, e.product_id, e.app, e.currency;
+
+DELETE FROM reconcile_recorded_day d
+USING rc_recount r
+WHERE d.day BETWEEN r.first_day AND r.last_day AND (r.product_id IS NULL OR r.product_id = d.product_id);
+
+INSERT INTO reconcile_recorded_day (day, product_id, app, currency, units, trials, amount_milli, unpriced)
+SELECT day, product_id, app, currency, units, trials, amount_milli, unpriced
+FROM rc_day;
 
 -- recorded_customer_amount: the recorded customer amount by currency, only where every transaction of the line
 -- carries a price; one unpriced transaction makes it NULL, never a partial sum. Two decimals, three where a
@@ -263,7 +302,7 @@ CREATE TEMPORARY TABLE rc_recorded_line ON COMMIT DROP AS
 WITH by_currency AS (
     SELECT p.source, p.begin_date, p.end_date, d.product_id, d.app, d.currency, sum(d.units) AS units,
         sum(d.trials) AS trials, sum(d.amount_milli) AS amount_milli, sum(d.unpriced) AS unpriced
-    FROM rc_day d
+    FROM reconcile_recorded_day d
     JOIN rc_period p ON d.day BETWEEN p.begin_date AND p.end_date
     GROUP BY p.source, p.begin_date, p.end_date, d.product_id, d.app, d.currency
 )

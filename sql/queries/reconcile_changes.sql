@@ -1,8 +1,9 @@
--- The windows an incremental reconcile covers (docs/reconciliation.md, "What a run reconciles"): the days that
--- receipt and sales files not yet in reconcile_file touch, each grown to every report period that overlaps it, and
--- on until no stored period crosses a window's edge. Inside such a window the choice of periods and every line come
--- out as a reconcile of all days makes them. Runs in reconcile's transaction, before queries/reconcile.sql, which
--- reads rc_window. Only the first statement takes parameters: $1 the time zone.
+-- What an incremental reconcile redoes (docs/reconciliation.md, "What a run reconciles"), from the receipt and sales
+-- files not yet in reconcile_file. Makes two tables queries/reconcile.sql reads:
+-- * rc_recount: the days and products whose recorded totals (reconcile_recorded_day) the new receipts changed;
+-- * rc_window: the days whose report periods get new lines: those days, and for a new report file every stored period
+--   that overlaps its own (a new period can change which of them is the finest complete one).
+-- Runs in reconcile's transaction. Only the first statement takes parameters: $1 the time zone.
 -- Statements end with ';' at the end of a line.
 
 CREATE TEMPORARY TABLE rc_change_setting ON COMMIT DROP AS
@@ -12,39 +13,68 @@ CREATE TEMPORARY TABLE rc_new_file ON COMMIT DROP AS
 SELECT f.id AS file_id, f.kind
 FROM input_file f
 WHERE f.kind IN ('receipts', 'sales') AND NOT EXISTS (SELECT 1 FROM reconcile_file d WHERE d.file_id = f.id);
+ANALYZE rc_new_file;
 
--- The transactions the new receipt files changed (a receipt's id is its file's id * 2^32 + its record number): those
--- they stored first, those their copy gave a new fact (a late copy that adds a cancellation puts the cancellation's
--- day here), and those no valid receipt had listed first (a valid copy now can make them count). Not the others they
--- list: a subscriber's every receipt repeats the whole history, which did not change. is_new: the purchase's own day
--- changes too — it is counted for the first time, or a signed copy may have given it a price; a refund, an upgrade or
--- an expiry changes only the cancellation's day.
-CREATE TEMPORARY TABLE rc_listed ON COMMIT DROP AS
-SELECT DISTINCT p.id, p.original_transaction_id, p.web_order_line_item_id, p.purchase_date, p.cancellation_date,
-    p.first_receipt_id, p.changed_receipt_id, p.signed_date
+-- First the new files' copies alone (a file's copies are one range of receipt_purchase's key), counted: joined to
+-- their receipts before that, the planner reads every receipt to hash them.
+CREATE TEMPORARY TABLE rc_new_copy ON COMMIT DROP AS
+SELECT rp.receipt_id, rp.environment, rp.transaction_id, rp.source
 FROM rc_new_file f
 JOIN receipt_purchase rp
     ON rp.receipt_id >= f.file_id * 4294967296 AND rp.receipt_id < (f.file_id + 1) * 4294967296
-JOIN purchase p ON p.environment = rp.environment AND p.transaction_id = rp.transaction_id
-WHERE f.kind = 'receipts';
+-- Sandbox and Xcode transactions never count.
+WHERE f.kind = 'receipts' AND rp.environment = 'Production';
+ANALYZE rc_new_copy;
+
+-- The transactions the new receipt files changed (a receipt's id is its file's id * 2^32 + its record number): those
+-- they stored first, those their copy gave a new fact (a late copy that adds a cancellation puts the cancellation's
+-- day here), and those a valid receipt lists for the first time (they count from now on). Not the others they list:
+-- a subscriber's every receipt repeats the whole history, which did not change. is_new: the purchase's own day
+-- changes too — it is counted for the first time, or a signed copy may have given it a price; a refund, an upgrade or
+-- an expiry changes only the cancellation's day. is_valid_listing: a new receipt that counts lists it (the test
+-- reconcile.sql makes: status 0 or 21006, production, or a verified signed copy).
+CREATE TEMPORARY TABLE rc_listed ON COMMIT DROP AS
+SELECT p.id, p.environment, p.transaction_id, p.original_transaction_id, p.web_order_line_item_id, p.purchase_date,
+    p.cancellation_date, p.product_id, p.first_receipt_id, p.changed_receipt_id, p.signed_date,
+    bool_or(r.status IN (0, 21006) AND (NOT r.is_sandbox OR c.source = 'signed')) AS is_valid_listing
+FROM rc_new_copy c
+JOIN receipt r ON r.id = c.receipt_id AND r.file_id = c.receipt_id >> 32
+JOIN purchase p ON p.environment = c.environment AND p.transaction_id = c.transaction_id
+GROUP BY p.id;
 ANALYZE rc_listed;
 
--- The first receipt is found by key (file_id repeats the id's high half: receipt ids hash badly, decisions.md).
+-- The first receipt is found by key (file_id repeats the id's high half: receipt ids hash badly, decisions.md). A
+-- transaction whose first receipt did not count starts counting when a new valid receipt lists it and no earlier
+-- one did: only then, not on every receipt of a sandbox tester that repeats it.
 CREATE TEMPORARY TABLE rc_new_purchase ON COMMIT DROP AS
+WITH listed AS (
+    SELECT l.*, coalesce((l.first_receipt_id >> 32) IN (SELECT file_id FROM rc_new_file), false) AS is_first,
+        coalesce((l.changed_receipt_id >> 32) IN (SELECT file_id FROM rc_new_file), false) AS is_changed,
+        (first.id IS NULL OR first.status NOT IN (0, 21006) OR first.is_sandbox) AS first_did_not_count
+    FROM rc_listed l
+    LEFT JOIN receipt first ON first.id = l.first_receipt_id AND first.file_id = l.first_receipt_id >> 32
+)
+SELECT id, original_transaction_id, web_order_line_item_id, purchase_date, cancellation_date, product_id,
+    (is_first OR first_did_not_count OR signed_date IS NOT NULL) AS is_new
+FROM listed
+WHERE is_first OR is_changed
+UNION ALL
+-- Apart, so that the few such transactions look up their earlier receipts by key.
 SELECT l.id, l.original_transaction_id, l.web_order_line_item_id, l.purchase_date, l.cancellation_date,
-    ((l.first_receipt_id >> 32) IN (SELECT file_id FROM rc_new_file)
-     OR first.id IS NULL OR first.status NOT IN (0, 21006) OR first.is_sandbox
-     OR l.signed_date IS NOT NULL) AS is_new
-FROM rc_listed l
-LEFT JOIN receipt first ON first.id = l.first_receipt_id AND first.file_id = l.first_receipt_id >> 32
-WHERE (l.first_receipt_id >> 32) IN (SELECT file_id FROM rc_new_file)
-   OR (l.changed_receipt_id >> 32) IN (SELECT file_id FROM rc_new_file)
-   OR first.id IS NULL OR first.status NOT IN (0, 21006) OR first.is_sandbox;
+    l.product_id, true
+FROM listed l
+WHERE NOT (l.is_first OR l.is_changed) AND l.first_did_not_count AND l.is_valid_listing
+  AND NOT EXISTS (
+      SELECT 1 FROM receipt_purchase rp JOIN receipt r ON r.id = rp.receipt_id AND r.file_id = rp.receipt_id >> 32
+      WHERE rp.environment = l.environment AND rp.transaction_id = l.transaction_id
+        AND r.status IN (0, 21006) AND (NOT r.is_sandbox OR rp.source = 'signed')
+        AND r.file_id NOT IN (SELECT file_id FROM rc_new_file));
 
 -- A billed subscription period counts once, on its earliest transaction: a new transaction of the same web order
 -- line item can move it off the day of the one counted so far.
 INSERT INTO rc_new_purchase
-SELECT s.id, s.original_transaction_id, s.web_order_line_item_id, s.purchase_date, s.cancellation_date, true
+SELECT s.id, s.original_transaction_id, s.web_order_line_item_id, s.purchase_date, s.cancellation_date,
+    s.product_id, true
 FROM (
     SELECT DISTINCT original_transaction_id, web_order_line_item_id
     FROM rc_new_purchase
@@ -53,46 +83,43 @@ FROM (
 JOIN purchase s ON s.original_transaction_id = n.original_transaction_id
     AND s.web_order_line_item_id = n.web_order_line_item_id;
 
--- The changed days: purchases' and cancellations' days in the zone, and the periods new report files cover.
-CREATE TEMPORARY TABLE rc_seed ON COMMIT DROP AS
-SELECT DISTINCT first_day, last_day
+-- The recorded totals to recount: the days, in the zone, of the changed purchases and cancellations, per product.
+CREATE TEMPORARY TABLE rc_recount ON COMMIT DROP AS
+SELECT DISTINCT day AS first_day, day AS last_day, product_id
 FROM (
-    SELECT (p.purchase_date AT TIME ZONE z.time_zone)::date AS first_day,
-        (p.purchase_date AT TIME ZONE z.time_zone)::date AS last_day
+    SELECT (p.purchase_date AT TIME ZONE z.time_zone)::date AS day, p.product_id
     FROM rc_new_purchase p CROSS JOIN rc_change_setting z
     WHERE p.purchase_date IS NOT NULL AND p.is_new
     UNION ALL
-    SELECT (p.cancellation_date AT TIME ZONE z.time_zone)::date, (p.cancellation_date AT TIME ZONE z.time_zone)::date
+    SELECT (p.cancellation_date AT TIME ZONE z.time_zone)::date, p.product_id
     FROM rc_new_purchase p CROSS JOIN rc_change_setting z
     WHERE p.cancellation_date IS NOT NULL
-    UNION ALL
-    SELECT sp.begin_date, sp.end_date
-    FROM rc_new_file f
-    JOIN sales_report_period sp ON sp.file_id = f.file_id
-    WHERE f.kind = 'sales'
 ) days;
 
--- Islands of overlapping spans among the changed days and every stored period (one row per distinct period, a few
--- per report file): an island holding a changed day is a window. No stored period crosses its edges.
+-- The windows: the recounted days, and each new report file's period with every stored period overlapping it,
+-- merged where they overlap or touch so that no day is counted twice.
 CREATE TEMPORARY TABLE rc_window ON COMMIT DROP AS
 WITH span AS (
-    SELECT first_day, last_day, true AS is_changed FROM rc_seed
-    UNION ALL
-    SELECT DISTINCT begin_date, end_date, false FROM sales_report_period
+    SELECT DISTINCT first_day, last_day FROM rc_recount
+    UNION
+    SELECT o.begin_date, o.end_date
+    FROM rc_new_file f
+    JOIN sales_report_period n ON n.file_id = f.file_id
+    JOIN sales_report_period o ON o.begin_date <= n.end_date AND o.end_date >= n.begin_date
+    WHERE f.kind = 'sales'
 ),
 reach AS (
     SELECT s.*, max(s.last_day) OVER (
-            ORDER BY s.first_day, s.last_day, s.is_changed ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+            ORDER BY s.first_day, s.last_day ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
         ) AS reach
     FROM span s
 ),
 island AS (
-    SELECT r.*, count(*) FILTER (WHERE r.reach IS NULL OR r.first_day > r.reach) OVER (
-            ORDER BY r.first_day, r.last_day, r.is_changed ROWS UNBOUNDED PRECEDING
+    SELECT r.*, count(*) FILTER (WHERE r.reach IS NULL OR r.first_day > r.reach + 1) OVER (
+            ORDER BY r.first_day, r.last_day ROWS UNBOUNDED PRECEDING
         ) AS island
     FROM reach r
 )
 SELECT min(first_day) AS first_day, max(last_day) AS last_day
 FROM island
-GROUP BY island
-HAVING bool_or(is_changed);
+GROUP BY island;

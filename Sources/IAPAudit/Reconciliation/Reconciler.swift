@@ -21,12 +21,16 @@ package struct Reconciler {
     /// that changed since the last reconcile. The same data always gives the same lines.
     package func reconcile(_ options: ReconcileOptions) throws -> ReconcileSummary {
         var summary = ReconcileSummary(timeZone: options.timeZone)
-        let zone = try connection.query(
-            "SELECT 1 FROM pg_timezone_names WHERE name = $1", [options.timeZone], context: "check time zone")
-        guard zone.rowCount == 1 else {
-            throw IAPAuditError.usage(
-                "unknown time zone \"\(options.timeZone)\"; use an IANA name such as "
-                    + ReconcileOptions.defaultTimeZone)
+        let state = try recordedState()
+        // The zone the stored lines were made in was checked then; pg_timezone_names reads the whole zone database.
+        if state["time_zone"] != options.timeZone {
+            let zone = try connection.query(
+                "SELECT 1 FROM pg_timezone_names WHERE name = $1", [options.timeZone], context: "check time zone")
+            guard zone.rowCount == 1 else {
+                throw IAPAuditError.usage(
+                    "unknown time zone \"\(options.timeZone)\"; use an IANA name such as "
+                        + ReconcileOptions.defaultTimeZone)
+            }
         }
         let span = try connection.query(
             "SELECT min(begin_date)::text, max(end_date)::text FROM sales_report_period", context: "report span")
@@ -43,7 +47,8 @@ package struct Reconciler {
         ).requireString(0, 0)
         if isWindow {
             summary.scope = .window
-        } else if options.isIncremental, let reason = try reasonForAllDays(timeZone: options.timeZone, catalog: catalog)
+        } else if options.isIncremental,
+            let reason = Self.reasonForAllDays(state: state, timeZone: options.timeZone, catalog: catalog)
         {
             summary.scope = .all
             summary.allDaysReason = reason
@@ -56,6 +61,9 @@ package struct Reconciler {
         let stopwatch = Stopwatch()
         try connection.transaction { () throws -> Void in
             if summary.scope == .changedDays {
+                // A few days' work: compiling its plans (estimated from temporary tables) would cost more than running
+                // them, as in an incremental detect. SET LOCAL ends with the transaction.
+                try connection.execute(script: "SET LOCAL jit = off", context: "turn JIT off")
                 for (index, statement) in try SQLResources.statements(ofQuery: "reconcile_changes").enumerated() {
                     let parameters: [(any PostgresParameter)?] = index == 0 ? [options.timeZone] : []
                     try connection.query(statement, parameters, context: "reconcile: changed days")
@@ -78,7 +86,7 @@ package struct Reconciler {
             for (index, statement) in try SQLResources.statements(ofQuery: "reconcile").enumerated() {
                 // Only the first statement takes parameters; the rest read them from rc_setting.
                 let parameters: [(any PostgresParameter)?] =
-                    index == 0 ? [options.timeZone, runID.map { Int($0) }, summary.scope == .all] : []
+                    index == 0 ? [options.timeZone, runID.map { Int($0) }, summary.scope.rawValue] : []
                 try connection.query(statement, parameters, context: "reconcile \(from)…\(to)")
             }
             try summarize(into: &summary)
@@ -98,17 +106,22 @@ package struct Reconciler {
         return summary
     }
 
-    /// Why the next incremental reconcile must cover every day, or nil when the changed days will do: no record of
-    /// an earlier reconcile, or one made in another time zone or with another catalog.
-    private func reasonForAllDays(timeZone: String, catalog: String) throws -> String? {
+    /// The settings the stored lines were made with (`reconcile_state`), by name.
+    private func recordedState() throws -> [String: String] {
         let state = try connection.query("SELECT name, value FROM reconcile_state", context: "reconcile state")
         var values: [String: String] = [:]
         for row in 0..<state.rowCount {
             values[try state.requireString(row, 0)] = try state.requireString(row, 1)
         }
-        guard let zone = values["time_zone"] else { return "no earlier reconcile recorded" }
+        return values
+    }
+
+    /// Why the next incremental reconcile must cover every day, or nil when the changed days will do: no record of
+    /// an earlier reconcile, or one made in another time zone or with another catalog.
+    private static func reasonForAllDays(state: [String: String], timeZone: String, catalog: String) -> String? {
+        guard let zone = state["time_zone"] else { return "no earlier reconcile recorded" }
         if zone != timeZone { return "time zone changed from \(zone) to \(timeZone)" }
-        if values["catalog"] != catalog { return "catalog changed" }
+        if state["catalog"] != catalog { return "catalog changed" }
         return nil
     }
 

@@ -138,6 +138,91 @@ struct IncrementalReconciliationTests {
         }
     }
 
+    /// Which period speaks for a day depends on periods that do not touch it: a weekly report crossing into April is
+    /// reconciled only when no coarser incomplete report overlaps it, and whether April's monthly report is complete
+    /// depends on April's daily reports. A late purchase on 03-31 must leave the lines a full reconcile writes, with
+    /// April's dailies present (but 04-03's: the week is incomplete, April is not) and with none (April incomplete).
+    @Test(arguments: [true, false])
+    func aLatePurchaseNextToNestedReportPeriodsLeavesTheLinesAFullReconcileWrites(aprilDailies: Bool) throws {
+        let pair = Pair(incremental: try TestWorkspace(), full: try TestWorkspace())
+        let catalog = try pair.incremental.write("catalog.json", ReconciliationFixture.catalog)
+        for test in [pair.incremental, pair.full] {
+            _ = try test.workspace.importCatalog(path: catalog, bundleID: nil)
+        }
+        func report(_ name: String, begin: String, end: String, units: Int) throws -> String {
+            let row = SalesTestData.row20(sku: "coins", units: units, begin: begin, end: end, parent: "GAME1")
+            return try pair.incremental.write(name, [SalesTestData.header20, row].joined(separator: "\n") + "\n")
+        }
+        var reports = [
+            try report("S_D_80000001_20140330.txt", begin: "03/30/2014", end: "03/30/2014", units: 1),
+            try report("S_D_80000001_20140331.txt", begin: "03/31/2014", end: "03/31/2014", units: 2),
+            try report("S_W_80000001_20140405.txt", begin: "03/30/2014", end: "04/05/2014", units: 5),
+            try report("S_M_80000001_201404.txt", begin: "04/01/2014", end: "04/30/2014", units: 9),
+        ]
+        if aprilDailies {
+            for day in 1...30 where day != 3 {
+                let date = String(format: "04/%02d/2014", day)
+                reports.append(
+                    try report(String(format: "S_D_80000001_201404%02d.txt", day), begin: date, end: date, units: 1))
+            }
+        }
+        let game = "com.example.game"
+        let early = try pair.incremental.write(
+            "receipts-1.jsonl",
+            [
+                ReconciliationFixture.receipt(game, [ReconciliationFixture.entry("coins", "c1", at: "03-30 18:00:00")]),
+                ReconciliationFixture.receipt(game, [ReconciliationFixture.entry("coins", "c2", at: "04-02 18:00:00")]),
+            ].joined(separator: "\n") + "\n")
+        try pair.ingest(receipts: [early], sales: reports)
+        try pair.reconcile("first")
+
+        let late = try pair.incremental.write(
+            "receipts-2.jsonl",
+            ReconciliationFixture.receipt(game, [ReconciliationFixture.entry("coins", "c3", at: "03-31 18:00:00")])
+                + "\n")
+        try pair.ingest(receipts: [late])
+        let summary = try pair.reconcile("late purchase")
+        #expect(summary.scope == .changedDays && summary.daysReconciled == 1)
+        #expect(try pair.incremental.count("SELECT count(*) FROM reconciliation_line") > 0)
+    }
+
+    /// A purchase first recorded on a receipt that does not count (an invalid one) counts from the day a valid receipt
+    /// lists it; later receipts that repeat it (valid or not, a sandbox tester's) recount nothing.
+    @Test func aPurchaseCountsFromItsFirstValidReceiptOnly() throws {
+        let pair = Pair(incremental: try TestWorkspace(), full: try TestWorkspace())
+        let catalog = try pair.incremental.write("catalog.json", ReconciliationFixture.catalog)
+        for test in [pair.incremental, pair.full] {
+            _ = try test.workspace.importCatalog(path: catalog, bundleID: nil)
+        }
+        let row = SalesTestData.row20(sku: "coins", units: 1, begin: "03/31/2014", parent: "GAME1")
+        let report = try pair.incremental.write(
+            "S_D_80000001_20140331.txt", [SalesTestData.header20, row].joined(separator: "\n") + "\n")
+        let entry = ReconciliationFixture.entry("coins", "c1", at: "03-31 18:00:00")
+        let game = "com.example.game"
+        let receipts = [
+            ("invalid", ReconciliationFixture.receipt(game, [entry], status: 21010)),
+            ("valid", ReconciliationFixture.receipt(game, [entry])),
+            // 21006 counts as 0 does; the same bytes again would be the same record, stored once.
+            ("valid-again", ReconciliationFixture.receipt(game, [entry], status: 21006)),
+            ("invalid-again", ReconciliationFixture.receipt(game, [entry], status: 21010)),
+            ("sandbox", ReconciliationFixture.receipt(game, [entry], environment: "Sandbox")),
+        ].map { name, receipt in (name, try? pair.incremental.write("\(name).jsonl", receipt + "\n")) }
+        try pair.ingest(receipts: [try #require(receipts[0].1)], sales: [report])
+        try pair.reconcile("invalid first")
+        #expect(try pair.incremental.count("SELECT recorded_units FROM reconciliation_line") == 0)
+
+        try pair.ingest(receipts: [try #require(receipts[1].1)])
+        let valid = try pair.reconcile("valid")
+        #expect(valid.daysReconciled == 1)
+        #expect(try pair.incremental.count("SELECT recorded_units FROM reconciliation_line") == 1)
+
+        for (step, path) in receipts.dropFirst(2) {
+            try pair.ingest(receipts: [try #require(path)])
+            let repeated = try pair.reconcile(step)
+            #expect(repeated.daysReconciled == 0, "\(step)")
+        }
+    }
+
     @Test func aChangedTimeZoneReconcilesEveryDay() throws {
         let test = try TestWorkspace()
         let directory = test.directory.appendingPathComponent("data").path
