@@ -220,6 +220,24 @@ package struct SitePage: Sendable {
 
     /// `store_account_key` as `store account key`, `windowDays` as `window days`.
     package static func readableName(_ name: String) -> String {
+        // Evidence keys are ASCII: byte by byte, without the Unicode properties a Character would look up.
+        if name.utf8.allSatisfy({ $0 < 0x80 }) {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(name.utf8.count + 4)
+            for byte in name.utf8 {
+                if byte == UInt8(ascii: "_") {
+                    bytes.append(UInt8(ascii: " "))
+                } else if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"), let last = bytes.last,
+                    last >= UInt8(ascii: "a") && last <= UInt8(ascii: "z")
+                {
+                    bytes.append(UInt8(ascii: " "))
+                    bytes.append(byte + 32)
+                } else {
+                    bytes.append(byte)
+                }
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
         var result = ""
         for character in name {
             if character == "_" {

@@ -84,5 +84,7 @@ import Testing
     @Test func readableNamesSplitSnakeAndCamelCase() {
         #expect(SitePage.readableName("store_account_key") == "store account key")
         #expect(SitePage.readableName("filesAlreadyIngested") == "files already ingested")
+        // Keys outside ASCII take the Character path, and read the same way.
+        #expect(SitePage.readableName("montantÉtéTotal") == "montant été total")
     }
 }

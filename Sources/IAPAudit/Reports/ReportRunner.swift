@@ -13,17 +13,22 @@ package struct ReportRunner {
 
     /// Every shipped report, by name.
     package static func definitions() throws(IAPAuditError) -> [ReportDefinition] {
+        try shippedDefinitions.get()
+    }
+
+    /// The shipped reports, parsed once: the report site asks for one on every subject page.
+    private static let shippedDefinitions: Result<[ReportDefinition], IAPAuditError> = {
         var definitions: [ReportDefinition] = []
         for file in EmbeddedResources.reports {
             let name = String(file.name.dropLast(".sql".count))
             do {
                 definitions.append(try ReportDefinition.parse(name: name, text: file.text))
             } catch {
-                throw IAPAuditError.internalInconsistency("built-in report \(file.name): \(error)")
+                return .failure(.internalInconsistency("built-in report \(file.name): \(error)"))
             }
         }
-        return definitions
-    }
+        return .success(definitions)
+    }()
 
     /// The shipped report called `name`.
     package static func definition(named name: String) throws(IAPAuditError) -> ReportDefinition {

@@ -49,10 +49,12 @@ struct ReportSite {
         let pages = SubjectPages(subjects: seen)
 
         let subjectsDirectory = (directory as NSString).appendingPathComponent(Self.subjectsFolder)
-        // Pages of subjects no longer flagged would otherwise stay behind and be mistaken for current ones.
+        // Pages of subjects no longer flagged would otherwise stay behind and be mistaken for current ones (and a page
+        // a killed run left half-written, beside its old version).
         if FileManager.default.fileExists(atPath: subjectsDirectory) {
+            let current = Set(subjects.map { (pages.href($0, from: .subject) as NSString).lastPathComponent })
             for name in try FileManager.default.contentsOfDirectory(atPath: subjectsDirectory)
-            where name.hasSuffix(".html") {
+            where (name.hasSuffix(".html") && !current.contains(name)) || name.hasSuffix(".partial") {
                 try FileManager.default.removeItem(atPath: (subjectsDirectory as NSString).appendingPathComponent(name))
             }
         }
@@ -74,9 +76,20 @@ struct ReportSite {
         window > 0 ? " whose window ends in the last \(window) days (iap-audit report flags: all)" : ""
     }
 
+    /// Writes `page` unless its file already holds the same bytes (most pages of a daily run do: a browser or a
+    /// sync tool sees only what changed). A new version is written beside the old one and renamed over it, so a
+    /// reader never sees half a page; it is not synced to disk, as the next run writes a page lost to a crash again.
     private func save(_ page: SitePage, _ relativePath: String) throws -> String {
         let path = (directory as NSString).appendingPathComponent(relativePath)
-        try Data(page.html()).write(to: URL(fileURLWithPath: path), options: .atomic)
+        let bytes = page.html()
+        if let existing = FileManager.default.contents(atPath: path), existing.elementsEqual(bytes) { return path }
+        let temporary = path + ".partial"
+        try Data(bytes).write(to: URL(fileURLWithPath: temporary))
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw NSError(domain: NSPOSIXErrorDomain, code: Int(code), userInfo: [NSFilePathErrorKey: path])
+        }
         return path
     }
 

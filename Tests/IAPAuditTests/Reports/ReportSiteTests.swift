@@ -98,7 +98,28 @@ import Testing
         #expect(index.contains("<code class=\"name\">many-store-accounts</code>"))
 
         // A second run lists the first under the runs before it, and `report --all`'s entry point rewrites the site.
+        // It rewrites only the pages that changed, and removes the pages of subjects no longer on the site and what a
+        // killed run left half-written.
+        func inodes() throws -> [String: (inode: Int, bytes: Data)] {
+            var files: [String: (Int, Data)] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: out + "/subjects") {
+                let path = out + "/subjects/" + name
+                let inode = try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int ?? -1
+                files[name] = (inode, try Data(contentsOf: URL(fileURLWithPath: path)))
+            }
+            return files
+        }
+        let before = try inodes()
+        try test.write("out/subjects/app-account-gone.html", "<p>a subject no longer flagged</p>")
+        try test.write("out/subjects/app-account-abc.html.partial", "<p>half a pa")
         _ = try test.workspace.run(ExampleData.plan(examples: Self.examples, outputDirectory: out))
+        let after = try inodes()
+        #expect(Set(after.keys) == Set(before.keys))
+        let unchanged = before.filter { after[$0.key]?.bytes == $0.value.bytes }
+        #expect(unchanged.count > 5)
+        for (name, file) in unchanged {
+            #expect(after[name]?.inode == file.inode, "\(name) was rewritten with the same bytes")
+        }
         let second = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
         #expect(second.contains("<td class=\"num\">\(runID)</td>"))
         let again = test.directory.appendingPathComponent("again").path
