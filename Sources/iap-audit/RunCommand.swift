@@ -153,7 +153,7 @@ extension RunCommand {
 
     /// Stage durations in pipeline order, e.g. "catalog 0.0, ingest receipts 12.3, …".
     static func stageTimes(_ seconds: [String: Double]) -> String {
-        let order = ["catalog", "ingest receipts", "ingest sales", "detect", "reconcile", "reports", "site"]
+        let order = RunSummary.stages
         func rank(_ stage: String) -> Int { order.firstIndex(of: stage) ?? order.count }
         return seconds.sorted { (rank($0.key), $0.key) < (rank($1.key), $1.key) }
             .map { "\($0.key) \(String(format: "%.1f", $0.value))" }.joined(separator: ", ")

@@ -53,44 +53,42 @@ struct Detector {
         if summary.fullReason == nil && !allRules { summary.fullReason = "only some rules run" }
         // A few subjects are looked up by index, but the planner cannot know how few: it would JIT-compile each
         // statement as if it read the tables whole, which costs more than the statement.
-        if summary.fullReason == nil {
-            try connection.execute(script: "SET jit = off", context: "turn JIT off")
-        }
-        defer { try? connection.execute(script: "RESET jit", context: "reset jit") }
-
-        summary.refreshSeconds = try timed {
-            try analyzeChangedTables()
-            try connection.transaction {
-                for statement in try SQLResources.statements(ofQuery: "detect_prepare") {
-                    let parameters: [(any PostgresParameter)?] =
-                        SQLPlaceholders(scanning: statement).numbers.isEmpty ? [] : [runID, rebuild]
-                    try connection.query(statement, parameters, context: "bring receipts and purchases up to date")
+        try connection.withoutJIT(if: summary.fullReason == nil) {
+            summary.refreshSeconds = try timed {
+                try analyzeChangedTables()
+                try connection.transaction {
+                    for statement in try SQLResources.statements(ofQuery: "detect_prepare") {
+                        let parameters: [(any PostgresParameter)?] =
+                            SQLPlaceholders(scanning: statement).numbers.isEmpty ? [] : [runID, rebuild]
+                        try connection.query(statement, parameters, context: "bring receipts and purchases up to date")
+                    }
+                    // A rebuild queues nothing: should a rule fail before the end, the next run must be full again.
+                    if rebuild {
+                        try connection.query(
+                            "DELETE FROM detection_state WHERE name = 'rules'",
+                            context: "forget the last run's settings")
+                    }
                 }
-                // A rebuild queues nothing: should a rule fail before the end, the next run must be full again.
-                if rebuild {
-                    try connection.query(
-                        "DELETE FROM detection_state WHERE name = 'rules'", context: "forget the last run's settings")
-                }
+                // Statistics for the rules' plans: a rebuild replaced every row; the queue changes every run.
+                try connection.execute(
+                    script: rebuild ? "ANALYZE receipt_summary; ANALYZE account_purchase" : "ANALYZE detect_pending",
+                    context: "analyze what the rules read")
             }
-            // Statistics for the rules' plans: a rebuild replaced every row; the queue changes every run.
-            try connection.execute(
-                script: rebuild ? "ANALYZE receipt_summary; ANALYZE account_purchase" : "ANALYZE detect_pending",
-                context: "analyze what the rules read")
-        }
-        summary.subjectsQueued = try connection.query("SELECT count(*) FROM detect_pending").requireInt(0, 0)
-        for rule in rules {
-            try stop.check()
-            let everySubject = try summary.fullReason != nil || !rule.readsQueuedSubjects()
-            summary.rules.append(try run(rule, settings: settings, runID: runID, everySubject: everySubject))
-        }
-        // Only a run of every rule has answered for the queue; after one of some rules, the next run does all.
-        try connection.transaction {
-            if allRules { try connection.query("DELETE FROM detect_pending", context: "empty the detect queue") }
-            try connection.query(
-                """
-                INSERT INTO detection_state (name, value) VALUES ('rules', $1)
-                ON CONFLICT (name) DO UPDATE SET value = excluded.value
-                """, [allRules ? state : Self.someRulesState], context: "record what the rules ran with")
+            summary.subjectsQueued = try connection.query("SELECT count(*) FROM detect_pending").requireInt(0, 0)
+            for rule in rules {
+                try stop.check()
+                let everySubject = try summary.fullReason != nil || !rule.readsQueuedSubjects()
+                summary.rules.append(try run(rule, settings: settings, runID: runID, everySubject: everySubject))
+            }
+            // Only a run of every rule has answered for the queue; after one of some rules, the next run does all.
+            try connection.transaction {
+                if allRules { try connection.query("DELETE FROM detect_pending", context: "empty the detect queue") }
+                try connection.query(
+                    """
+                    INSERT INTO detection_state (name, value) VALUES ('rules', $1)
+                    ON CONFLICT (name) DO UPDATE SET value = excluded.value
+                    """, [allRules ? state : Self.someRulesState], context: "record what the rules ran with")
+            }
         }
         return summary
     }

@@ -42,8 +42,13 @@ package struct RunSummary: Sendable, Codable, Equatable {
     package var reportsWritten: [String] = []
     /// The report site's pages, `index.html` first: written after the run's record, so never part of it.
     package var sitePages: [String]?
-    /// Seconds per stage, in order.
+    /// Seconds per stage (see `stages` for their order).
     package var stageSeconds: [String: Double] = [:]
+    /// The stages of a run in pipeline order, as `stageSeconds` names them. `site` is timed for the printed summary
+    /// only: the stored record is finished before the site is written.
+    package static let stages = [
+        "catalog", "ingest receipts", "ingest sales", "detect", "reconcile", "reports", "site",
+    ]
     /// Whether this was a dry run (nothing kept).
     package var isDryRun = false
 

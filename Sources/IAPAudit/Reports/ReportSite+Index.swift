@@ -106,7 +106,7 @@ extension ReportSite {
                 rows: pairs(summary["reconciliation"]?["linesByStatus"], first: { .name($0) })))
 
         page.blocks.append(.heading("Stage times"))
-        let order = ["catalog", "ingest receipts", "ingest sales", "detect", "reconcile", "reports"]
+        let order = RunSummary.stages
         var stages: [(String, String)] = []
         if case .object(let members)? = summary["stageSeconds"] {
             stages = members.map { ($0.name, $0.value.text ?? "") }
