@@ -10,4 +10,4 @@ SELECT to_char(h.at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS at_utc,
        h.detail::text AS detail
 FROM account_history h
 WHERE h.account_key = $1
-ORDER BY h.at NULLS FIRST, h.kind, h.ref
+ORDER BY h.at NULLS FIRST, h.kind, h.ref, h.detail

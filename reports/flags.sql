@@ -23,4 +23,4 @@ FROM flags_open f
 WHERE ($1::text IS NULL OR f.rule = $1) AND ($2::text IS NULL OR f.severity = $2)
   AND (coalesce($3::integer, 0) <= 0 OR coalesce(f.window_end, f.created_at) > (
       SELECT coalesce(max(o.window_end), max(o.created_at)) FROM flags_open o) - make_interval(days => $3::integer))
-ORDER BY day, f.rule, CASE f.severity WHEN 'high' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, f.subject_key
+ORDER BY day, f.rule, CASE f.severity WHEN 'high' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, f.subject_key, f.id

@@ -50,7 +50,12 @@ package indirect enum EvidenceValue: Sendable, Equatable {
         }
 
         mutating func skipWhitespace() {
-            while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+            while index < bytes.count {
+                switch bytes[index] {
+                case 0x20, 0x09, 0x0A, 0x0D: index += 1
+                default: return
+                }
+            }
         }
 
         mutating func value(depth: Int) -> EvidenceValue? {
@@ -137,43 +142,38 @@ package indirect enum EvidenceValue: Sendable, Equatable {
         mutating func string() -> String? {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
             index += 1
-            var scalars = String.UnicodeScalarView()
-            var run: [UInt8] = []
-            func flush() {
-                scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars)
-                run.removeAll(keepingCapacity: true)
-            }
+            // The text's own bytes, with escapes replaced by what they stand for, decoded once at the closing quote.
+            var text: [UInt8] = []
+            var runStart = index
             while index < bytes.count {
                 let byte = bytes[index]
-                index += 1
-                switch byte {
-                case UInt8(ascii: "\""):
-                    flush()
-                    return String(scalars)
-                case UInt8(ascii: "\\"):
-                    flush()
-                    guard index < bytes.count else { return nil }
-                    let escape = bytes[index]
+                if byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
                     index += 1
-                    switch escape {
-                    case UInt8(ascii: "n"): scalars.append("\n")
-                    case UInt8(ascii: "t"): scalars.append("\t")
-                    case UInt8(ascii: "r"): scalars.append("\r")
-                    case UInt8(ascii: "b"): scalars.append("\u{08}")
-                    case UInt8(ascii: "f"): scalars.append("\u{0C}")
-                    case UInt8(ascii: "u"):
-                        guard var unit = hex4() else { return nil }
-                        if (0xD800..<0xDC00).contains(unit), literal("\\u"), let low = hex4(),
-                            (0xDC00..<0xE000).contains(low)
-                        {
-                            unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
-                        }
-                        scalars.append(Unicode.Scalar(unit) ?? "\u{FFFD}")
-                    default: scalars.append(Unicode.Scalar(escape))
-                    }
-                default:
-                    run.append(byte)
+                    continue
                 }
+                text.append(contentsOf: bytes[runStart..<index])
+                index += 1
+                if byte == UInt8(ascii: "\"") { return String(decoding: text, as: UTF8.self) }
+                guard index < bytes.count else { return nil }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "n"): text.append(0x0A)
+                case UInt8(ascii: "t"): text.append(0x09)
+                case UInt8(ascii: "r"): text.append(0x0D)
+                case UInt8(ascii: "b"): text.append(0x08)
+                case UInt8(ascii: "f"): text.append(0x0C)
+                case UInt8(ascii: "u"):
+                    guard var unit = hex4() else { return nil }
+                    if (0xD800..<0xDC00).contains(unit), literal("\\u"), let low = hex4(),
+                        (0xDC00..<0xE000).contains(low)
+                    {
+                        unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    text.append(contentsOf: String(Unicode.Scalar(unit) ?? "\u{FFFD}").utf8)
+                default: text.append(contentsOf: String(Unicode.Scalar(escape)).utf8)
+                }
+                runStart = index
             }
             return nil
         }

@@ -120,6 +120,11 @@ extension ReportRenderer {
 
     /// Escapes `text` for HTML, showing invisible controls as `controls` says.
     static func appendHTMLEscaped(_ text: String, controls: ControlMarkup, to out: inout RenderBuffer) {
+        // Most values (ids, hashes, dates, numbers) are printable ASCII with nothing to escape: copied as they are.
+        if text.utf8.allSatisfy(isPlainASCII) {
+            out.append(contentsOf: text.utf8)
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "&": out.write("&amp;")
@@ -143,6 +148,15 @@ extension ReportRenderer {
             default:
                 if let encoded = UTF8.encode(scalar) { out.append(contentsOf: encoded) }
             }
+        }
+    }
+
+    /// A printable ASCII byte that HTML shows as it is.
+    private static func isPlainASCII(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"): false
+        case 0x20..<0x7F, 0x09, 0x0A, 0x0D: true
+        default: false
         }
     }
 

@@ -30,6 +30,9 @@ import Testing
         #expect(EvidenceValue.parse("nul") == nil)
         #expect(EvidenceValue.parse(String(repeating: "[", count: 10_000)) == nil)
         #expect(EvidenceValue.parse("\"\\ud83d\\ude00\"") == .scalar("😀"))
+        // Raw UTF-8 between escapes stays whole; a lone surrogate reads as U+FFFD.
+        #expect(EvidenceValue.parse("\"é\\u00e9—\\t€\"") == .scalar("éé—\t€"))
+        #expect(EvidenceValue.parse("\"\\ud800x\"") == .scalar("\u{FFFD}x"))
     }
 
     @Test func showsEvidenceAsADefinitionListNotAJSONCell() {

@@ -13,4 +13,4 @@ LEFT JOIN receipt r
 LEFT JOIN input_file i ON i.id = r.file_id
 WHERE coalesce($1::integer, 0) <= 0 OR coalesce(f.window_end, f.created_at) > (
     SELECT coalesce(max(o.window_end), max(o.created_at)) FROM flags_open o) - make_interval(days => $1::integer)
-ORDER BY CASE f.severity WHEN 'high' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, f.rule, f.subject_key
+ORDER BY CASE f.severity WHEN 'high' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, f.rule, f.subject_key, f.window_start, f.id

@@ -1,8 +1,9 @@
--- The open flags on one subject, for its page on the report site. $1 subject kind, $2 subject key.
-SELECT f.id, f.rule, f.severity, f.score::text,
+-- The open flags on the subjects of a batch of report-site pages. $1 subject kinds and $2 subject keys, as parallel
+-- arrays; each flag comes with its subject, the subjects' flags one after another.
+SELECT f.subject_kind, f.subject_key, f.rule, f.severity, f.score::text,
        to_char(f.window_start AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') AS window_start_utc,
        to_char(f.window_end AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') AS window_end_utc,
        f.evidence::text
 FROM flags_open f
-WHERE f.subject_kind = $1 AND f.subject_key = $2
-ORDER BY f.rule
+JOIN unnest($1::text[], $2::text[]) AS s (kind, key) ON f.subject_kind = s.kind AND f.subject_key = s.key
+ORDER BY f.subject_kind, f.subject_key, f.rule, f.window_start, f.id

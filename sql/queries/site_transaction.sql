@@ -1,6 +1,6 @@
--- A transaction page of the report site: every receipt that listed the transaction, with its file, line and app
--- account, and what that copy said. $1 transaction id.
-SELECT p.environment, p.product_id, p.original_transaction_id,
+-- The transaction pages of a batch of report-site pages: every receipt that listed each transaction, with its file,
+-- line and app account, and what that copy said. $1 transaction ids; each row comes with its transaction id.
+SELECT p.transaction_id, p.environment, p.product_id, p.original_transaction_id,
        to_char(p.purchase_date AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS purchase_utc,
        to_char(p.cancellation_date AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS cancellation_utc,
        i.path AS file, r.line, rp.source, r.account_key, r.status, r.bundle_id,
@@ -11,5 +11,5 @@ JOIN receipt r ON r.id = rp.receipt_id
 JOIN input_file i ON i.id = r.file_id
 LEFT JOIN store_account_member m ON p.environment = 'Production'
     AND m.original_transaction_id = coalesce(p.original_transaction_id, p.transaction_id)
-WHERE p.transaction_id = $1
-ORDER BY p.environment, r.recorded_at NULLS FIRST, r.id, rp.source, rp.ordinal
+WHERE p.transaction_id = ANY($1::text[])
+ORDER BY p.transaction_id, p.environment, r.recorded_at NULLS FIRST, r.id, rp.source, rp.ordinal

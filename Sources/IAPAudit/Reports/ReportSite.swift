@@ -1,4 +1,5 @@
 internal import Crypto
+internal import Dispatch
 internal import Foundation
 internal import Postgres
 
@@ -65,10 +66,43 @@ struct ReportSite {
             try save(try indexPage(runID: runID, reportFiles: reportFiles, flagCount: flags.count), "index.html"))
         let files = Set(reportFiles.map { ($0 as NSString).lastPathComponent })
         written.append(try save(try flagsPage(flags, pages: pages, files: files), "flags.html"))
-        for subject in subjects {
-            written.append(try save(try subjectPage(subject, pages: pages), pages.href(subject, from: .root)))
+        for start in stride(from: 0, to: subjects.count, by: Self.subjectsPerRead) {
+            let batch = Array(subjects[start..<min(start + Self.subjectsPerRead, subjects.count)])
+            let data = try SubjectData.read(batch, connection: connection)
+            written += try Self.writeSubjectPages(batch, data: data, pages: pages, directory: directory)
         }
         return written
+    }
+
+    /// Subjects whose pages are read together: few statements, and the data of a few hundred pages in memory at once.
+    static let subjectsPerRead = 250
+
+    /// Renders and saves `subjects`' pages on a few threads (rendering and comparing with the page on disk is most of
+    /// a daily site's cost); returns their paths in the order of `subjects`.
+    private static func writeSubjectPages(
+        _ subjects: [Subject], data: SubjectData, pages: SubjectPages, directory: String
+    ) throws -> [String] {
+        var results = [Result<String, any Error>?](repeating: nil, count: subjects.count)
+        let threads = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4, subjects.count))
+        results.withUnsafeMutableBufferPointer { buffer in
+            let output = UncheckedSendable(buffer)
+            DispatchQueue.concurrentPerform(iterations: threads) { thread in
+                // Each thread renders every `threads`-th page: page sizes vary a hundredfold, so no thread gets all
+                // the large ones.
+                for index in stride(from: thread, to: subjects.count, by: threads) {
+                    let subject = subjects[index]
+                    output.value[index] = Result {
+                        try save(
+                            subjectPage(subject, data: data, pages: pages), pages.href(subject, from: .root),
+                            in: directory)
+                    }
+                }
+            }
+        }
+        return try results.map { result in
+            guard let result else { throw IAPAuditError.internalInconsistency("a subject page was not written") }
+            return try result.get()
+        }
     }
 
     /// " whose window ends in the last N days", or nothing when the site covers all history.
@@ -80,9 +114,13 @@ struct ReportSite {
     /// sync tool sees only what changed). A new version is written beside the old one and renamed over it, so a
     /// reader never sees half a page; it is not synced to disk, as the next run writes a page lost to a crash again.
     private func save(_ page: SitePage, _ relativePath: String) throws -> String {
+        try Self.save(page, relativePath, in: directory)
+    }
+
+    private static func save(_ page: SitePage, _ relativePath: String, in directory: String) throws -> String {
         let path = (directory as NSString).appendingPathComponent(relativePath)
         let bytes = page.html()
-        if let existing = FileManager.default.contents(atPath: path), existing.elementsEqual(bytes) { return path }
+        if let existing = FileManager.default.contents(atPath: path), existing == Data(bytes) { return path }
         let temporary = path + ".partial"
         try Data(bytes).write(to: URL(fileURLWithPath: temporary))
         guard rename(temporary, path) == 0 else {
@@ -220,18 +258,15 @@ extension ReportSite {
         return pages.cell(subject, text: "\(SubjectPages.noun(subject.kind)) \(subject.key)", from: .root)
     }
 
-    func subjectFlags(_ subject: Subject) throws -> [SitePage.Block] {
-        let rows = try connection.query(
-            try SQLResources.query("site_subject_flags"), [subject.kind, subject.key], context: "read a subject's flags"
-        ).rows
-        return [
+    static func subjectFlags(_ rows: [[String?]]) -> [SitePage.Block] {
+        [
             .heading("Open flags"),
             .table(
                 columns: ["Rule", "Severity", "Score", "Window (UTC)", "Evidence"],
                 rows: rows.map { row in
                     [
-                        .name(row[1] ?? ""), Self.text(row[2]), Self.number(row[3]), Self.window(row[4], row[5]),
-                        Self.evidence(row[6]),
+                        .name(row[0] ?? ""), Self.text(row[1]), Self.number(row[2]), Self.window(row[3], row[4]),
+                        Self.evidence(row[5]),
                     ]
                 }),
         ]
@@ -254,22 +289,20 @@ extension ReportSite {
         }
     }
 
-    func subjectPage(_ subject: Subject, pages: SubjectPages) throws -> SitePage {
+    static func subjectPage(_ subject: Subject, data: SubjectData, pages: SubjectPages) -> SitePage {
         var page = SitePage(
             title:
                 "\(SubjectPages.noun(subject.kind).prefix(1).uppercased())\(SubjectPages.noun(subject.kind).dropFirst()) "
                 + subject.key,
             description: Self.pageDescription(subject.kind), breadcrumbs: Self.crumbsFromSubject)
-        page.blocks += try subjectFlags(subject)
+        page.blocks += subjectFlags(data.flags[subject] ?? [])
         switch subject.kind {
         case "app-account":
-            let history = try ReportRunner(connection: connection).run(
-                try ReportRunner.definition(named: "account"), parameters: ["account": subject.key])
             page.blocks.append(.heading("History"))
             page.blocks.append(
                 .table(
                     columns: ["When (UTC)", "Kind", "Reference", "Detail"],
-                    rows: history.rows.map { row in
+                    rows: (data.history[subject.key] ?? []).map { row in
                         let kind = row[1] ?? ""
                         let reference: SitePage.Cell =
                             switch kind {
@@ -280,8 +313,8 @@ extension ReportSite {
                         return [Self.text(row[0]), .text(kind), reference, Self.evidence(row[3])]
                     }))
         case "store-account":
-            page.blocks += try table(
-                "Original transactions", query: "site_store_account", of: subject, context: "read a store account",
+            page.blocks += table(
+                "Original transactions", rows: data.storeAccounts[subject.key],
                 columns: [
                     "Original transaction", "First purchase (UTC)", "Last purchase (UTC)", "Ownable", "App accounts",
                 ]
@@ -293,8 +326,8 @@ extension ReportSite {
                 ]
             }
         case "transaction":
-            page.blocks += try table(
-                "Receipt copies", query: "site_transaction", of: subject, context: "read a transaction",
+            page.blocks += table(
+                "Receipt copies", rows: data.transactions[subject.key],
                 columns: [
                     "Environment", "Product", "Original transaction", "Purchase (UTC)", "Cancelled (UTC)",
                     "Read from", "Account", "Store account",
@@ -308,9 +341,7 @@ extension ReportSite {
                 ]
             }
         case "receipt":
-            let receipt = try connection.query(
-                try SQLResources.query("site_receipt"), [subject.key], context: "read a receipt")
-            if let row = receipt.rows.first {
+            if let row = Int64(subject.key).flatMap({ data.receipts[String($0)] }) {
                 page.title = "Receipt \(row[0] ?? "?"):\(row[1] ?? "?")"
                 page.blocks.append(.heading("Receipt"))
                 page.blocks.append(
@@ -329,25 +360,23 @@ extension ReportSite {
         return page
     }
 
-    /// A heading and a table of one row per row of the site query `name` for `subject`'s key.
-    private func table(
-        _ heading: String, query name: String, of subject: Subject, context: String, columns: [String],
-        row cells: ([String?]) -> [SitePage.Cell]
-    ) throws -> [SitePage.Block] {
-        let result = try connection.query(try SQLResources.query(name), [subject.key], context: context)
-        return [.heading(heading), .table(columns: columns, rows: result.rows.map(cells))]
+    /// A heading and a table of one row per row of `rows`.
+    private static func table(
+        _ heading: String, rows: [[String?]]?, columns: [String], row cells: ([String?]) -> [SitePage.Cell]
+    ) -> [SitePage.Block] {
+        [.heading(heading), .table(columns: columns, rows: (rows ?? []).map(cells))]
     }
 
     /// Space-separated account hashes as cells linked to their pages.
-    private func accounts(_ list: String?, pages: SubjectPages) -> SitePage.Cell {
+    private static func accounts(_ list: String?, pages: SubjectPages) -> SitePage.Cell {
         linkedList(list, kind: "app-account", pages: pages)
     }
 
-    private func transactions(_ list: String?, pages: SubjectPages) -> SitePage.Cell {
+    private static func transactions(_ list: String?, pages: SubjectPages) -> SitePage.Cell {
         linkedList(list, kind: "transaction", pages: pages)
     }
 
-    private func linkedList(_ list: String?, kind: String, pages: SubjectPages) -> SitePage.Cell {
+    private static func linkedList(_ list: String?, kind: String, pages: SubjectPages) -> SitePage.Cell {
         guard let list, !list.isEmpty else { return .empty }
         let keys = list.split(separator: " ").map(String.init)
         if keys.count == 1 { return pages.cell(Subject(kind: kind, key: keys[0]), from: .subject) }

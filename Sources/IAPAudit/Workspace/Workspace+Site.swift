@@ -12,7 +12,7 @@ extension Workspace {
     {
         var site = ReportSite(connection: connection, directory: directory)
         site.window = window
-        // Each page reads one subject: small statements the planner would compile for whole tables.
+        // Small statements (one batch of pages each) that the planner would compile for whole tables.
         let written = try connection.withoutJIT { try site.write(runID: runID, reportFiles: reportFiles) }
         logger.info(
             "wrote the report site", metadata: ["index": "\(written.first ?? "")", "pages": "\(written.count)"])

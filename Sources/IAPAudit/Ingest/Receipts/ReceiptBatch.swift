@@ -163,11 +163,5 @@ final class ReceiptBatch {
 @available(*, unavailable)
 extension ReceiptBatch: Sendable {}
 
-/// Hands a value to `concurrentPerform`'s threads; each thread writes only its own slice of the buffer.
-private struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}
-
 /// A file that turned out to be incomplete while it is still young: its load is rolled back and a later run reads it.
 struct StillBeingWritten: Error {}
