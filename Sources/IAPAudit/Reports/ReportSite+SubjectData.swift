@@ -20,12 +20,14 @@ extension ReportSite {
         static func read(_ subjects: [Subject], connection: Connection) throws -> SubjectData {
             var data = SubjectData()
             for row in try rows(
-                "site_subject_flags", [subjects.map(\.kind), subjects.map(\.key)], connection, "read the subjects' flags")
+                "site_subject_flags", [subjects.map(\.kind), subjects.map(\.key)], connection,
+                "read the subjects' flags")
             {
                 data.flags[Subject(kind: row[0] ?? "", key: row[1] ?? ""), default: []].append(Array(row[2...]))
             }
             func keys(_ kind: String) -> [String] { subjects.filter { $0.kind == kind }.map(\.key) }
-            data.history = try grouped("site_account_history", keys("app-account"), connection, "read account histories")
+            data.history = try grouped(
+                "site_account_history", keys("app-account"), connection, "read account histories")
             data.storeAccounts = try grouped(
                 "site_store_account", keys("store-account"), connection, "read store accounts")
             data.transactions = try grouped("site_transaction", keys("transaction"), connection, "read transactions")
