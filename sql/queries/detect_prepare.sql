@@ -46,9 +46,17 @@ SELECT key FROM store_account
 WHERE updated_run_id = (SELECT run_id FROM detect_setting) AND NOT (SELECT rebuild FROM detect_setting);
 ANALYZE detect_changed_cluster;
 
+-- Of those, the ones whose members changed key (merged into another, or renamed for a smaller original transaction):
+-- account_purchase names the key, so their purchases' rows are recomputed. Most clusters a day touches only grew, by
+-- the renewals of the new receipts, whose purchases are recomputed anyway.
+CREATE TEMPORARY TABLE detect_renamed_cluster ON COMMIT DROP AS
+SELECT DISTINCT into_key AS key FROM store_account_merge
+WHERE run_id = (SELECT run_id FROM detect_setting) AND NOT (SELECT rebuild FROM detect_setting);
+ANALYZE detect_renamed_cluster;
+
 -- Purchases whose account_purchase rows, or whose rules' answers, may have changed: every one in a rebuild; else
--- those the new receipts list (new, or given new facts by a later copy), those of the clusters above, and those
--- whose id is a new app id. One statement each: a small table each, so each is planned as lookups.
+-- those the new receipts list (new, or given new facts by a later copy), those of the renamed clusters above, and
+-- those whose id is a new app id. One statement each: a small table each, so each is planned as lookups.
 CREATE TEMPORARY TABLE detect_changed_purchase (
     id              bigint PRIMARY KEY,
     environment     text NOT NULL,
@@ -71,7 +79,7 @@ ON CONFLICT DO NOTHING;
 
 INSERT INTO detect_changed_purchase
 SELECT DISTINCT p.id, p.environment, p.transaction_id, coalesce(p.original_transaction_id, p.transaction_id)
-FROM detect_changed_cluster s
+FROM detect_renamed_cluster s
 JOIN store_account_member m ON m.store_account_key = s.key
 JOIN purchase p ON p.original_transaction_id = m.original_transaction_id
     OR (p.environment = 'Production' AND p.transaction_id = m.original_transaction_id)
@@ -173,11 +181,16 @@ WITH added AS (
 INSERT INTO detect_changed_row SELECT * FROM added WHERE NOT (SELECT rebuild FROM detect_setting);
 SET LOCAL enable_nestloop TO DEFAULT;
 
--- Their accounts and store accounts.
+-- Their accounts and store accounts, and the accounts of every cluster that changed: one that grew can become
+-- confirmed, which the account rules read.
 INSERT INTO detect_changed_subject
 SELECT 'app-account', account_key FROM detect_changed_row
 UNION ALL
-SELECT 'store-account', store_account_key FROM detect_changed_row WHERE store_account_key IS NOT NULL;
+SELECT 'store-account', store_account_key FROM detect_changed_row WHERE store_account_key IS NOT NULL
+UNION ALL
+SELECT 'app-account', ap.account_key
+FROM detect_changed_cluster c
+JOIN account_purchase ap ON ap.store_account_key = c.key;
 
 INSERT INTO detect_pending (subject_kind, subject_key)
 SELECT DISTINCT subject_kind, subject_key FROM detect_changed_subject

@@ -154,6 +154,37 @@ import Testing
         #expect(summaries[1].rules.first { $0.rule == "purchase-velocity" }?.updated == 1)
     }
 
+    /// A cluster can grow without any of an account's purchases in the new receipts: another account's receipt lists
+    /// a later transaction of Ann's third store account beside a purchase of its own, so that store account (one
+    /// original transaction until then) is confirmed, and Ann now pays from three confirmed store accounts.
+    @Test func aClusterThatGrowsReevaluatesTheAccountsThatPaidFromIt() throws {
+        let data = try TestWorkspace()
+        let catalog = try data.write("catalog.json", StoreAccountClusteringTests.catalog)
+        func entry(_ id: Int, original: Int? = nil, minute: Int) -> String {
+            #"{"quantity": "1", "product_id": "com.example.app.coins", "transaction_id": "\#(id)", "#
+                + #""original_transaction_id": "\#(original ?? id)", "#
+                + #""purchase_date": "2014-03-02 10:\#(minute):00 Etc/GMT"}"#
+        }
+        // An app receipt: the transactions it lists were bought from one App Store account.
+        func receipt(_ user: String, _ entries: [String]) -> String {
+            #"{"application_username": "\#(user)", "response": {"status": 0, "environment": "Production", "#
+                + #""receipt": {"receipt_type": "Production", "bundle_id": "com.example.app", "in_app": ["#
+                + entries.joined(separator: ", ") + "]}}}\n"
+        }
+        // Three App Store accounts: two confirmed by two original transactions each, one with a single one.
+        let first = try data.write(
+            "first.jsonl",
+            receipt("ann@example.com", [entry(882_001, minute: 10), entry(882_002, minute: 11)])
+                + receipt("ann@example.com", [entry(882_003, minute: 12), entry(882_004, minute: 13)])
+                + receipt("ann@example.com", [entry(882_005, minute: 14)]))
+        let second = try data.write(
+            "second.jsonl",
+            receipt("bob@example.com", [entry(882_100, original: 882_005, minute: 40), entry(882_200, minute: 41)]))
+        let summaries = try Self.compare(files: [first, second], catalog: catalog)
+        #expect(summaries[0].rules.first { $0.rule == "many-store-accounts" }?.created == 0)
+        #expect(summaries[1].rules.first { $0.rule == "many-store-accounts" }?.created == 1)
+    }
+
     @Test func aChangedSettingMakesTheNextRunFullAndSaysWhy() throws {
         let (test, files) = try Self.firstIncrementIngested()
         // The first run builds the store accounts from nothing, hence full.
