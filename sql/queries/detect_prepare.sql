@@ -57,20 +57,27 @@ ANALYZE detect_renamed_cluster;
 -- Purchases whose account_purchase rows, or whose rules' answers, may have changed: every one in a rebuild; else
 -- those the new receipts list (new, or given new facts by a later copy), those of the renamed clusters above, and
 -- those whose id is a new app id. One statement each: a small table each, so each is planned as lookups.
+--
+-- `recount`: the purchase's rows are computed again from every receipt that listed it — in a rebuild, when a new copy
+-- gave it a fact (a refund, an upgrade) and when its cluster took a new key. The others' rows only change by this
+-- run's copies (a renewal listed again by the day's receipts), which are added to them: their older copies, a dozen
+-- per subscription renewal, are not read again.
 CREATE TEMPORARY TABLE detect_changed_purchase (
     id              bigint PRIMARY KEY,
     environment     text NOT NULL,
     transaction_id  text NOT NULL,
-    ot              text NOT NULL
+    ot              text NOT NULL,
+    recount         boolean NOT NULL
 ) ON COMMIT DROP;
 
 INSERT INTO detect_changed_purchase
-SELECT p.id, p.environment, p.transaction_id, coalesce(p.original_transaction_id, p.transaction_id)
+SELECT p.id, p.environment, p.transaction_id, coalesce(p.original_transaction_id, p.transaction_id), true
 FROM purchase p
 WHERE (SELECT rebuild FROM detect_setting);
 
 INSERT INTO detect_changed_purchase
-SELECT DISTINCT p.id, p.environment, p.transaction_id, coalesce(p.original_transaction_id, p.transaction_id)
+SELECT DISTINCT p.id, p.environment, p.transaction_id, coalesce(p.original_transaction_id, p.transaction_id),
+       p.changed_receipt_id IS NOT NULL AND p.changed_receipt_id >> 32 IN (SELECT file_id FROM detect_new_file)
 FROM detect_new_receipt r
 JOIN receipt_purchase rp ON rp.receipt_id = r.id
 JOIN purchase p ON p.environment = rp.environment AND p.transaction_id = rp.transaction_id
@@ -78,15 +85,16 @@ WHERE NOT (SELECT rebuild FROM detect_setting)
 ON CONFLICT DO NOTHING;
 
 INSERT INTO detect_changed_purchase
-SELECT DISTINCT p.id, p.environment, p.transaction_id, coalesce(p.original_transaction_id, p.transaction_id)
+SELECT DISTINCT p.id, p.environment, p.transaction_id, coalesce(p.original_transaction_id, p.transaction_id), true
 FROM detect_renamed_cluster s
 JOIN store_account_member m ON m.store_account_key = s.key
 JOIN purchase p ON p.original_transaction_id = m.original_transaction_id
     OR (p.environment = 'Production' AND p.transaction_id = m.original_transaction_id)
-ON CONFLICT DO NOTHING;
+ON CONFLICT (id) DO UPDATE SET recount = true;
 
+-- Their rows do not change (no receipt of theirs is new); the rules that read app ids evaluate them again.
 INSERT INTO detect_changed_purchase
-SELECT * FROM detect_app_id_purchase
+SELECT *, false FROM detect_app_id_purchase
 ON CONFLICT DO NOTHING;
 ANALYZE detect_changed_purchase;
 
@@ -129,7 +137,7 @@ CREATE TEMPORARY TABLE detect_changed_row (
 ) ON COMMIT DROP;
 
 WITH gone AS (
-    DELETE FROM account_purchase ap USING detect_changed_purchase c WHERE ap.purchase_id = c.id
+    DELETE FROM account_purchase ap USING detect_changed_purchase c WHERE ap.purchase_id = c.id AND c.recount
     RETURNING ap.account_key, ap.store_account_key
 )
 INSERT INTO detect_changed_row SELECT * FROM gone;
@@ -138,8 +146,21 @@ INSERT INTO detect_changed_row SELECT * FROM gone;
 -- repeated receipt-id condition below divides by the number of files.
 DO $$ BEGIN IF (SELECT rebuild FROM detect_setting) THEN SET LOCAL enable_nestloop = off; END IF; END $$;
 
-WITH added AS (
-    INSERT INTO account_purchase (account_key, purchase_id, transaction_id, original_transaction_id, product_id,
+-- The copies counted: every copy of a recounted purchase, this run's copies of the others.
+WITH copy AS (
+    SELECT c.id AS purchase_id, rp.receipt_id
+    FROM detect_changed_purchase c
+    JOIN receipt_purchase rp ON rp.environment = c.environment AND rp.transaction_id = c.transaction_id
+    WHERE c.recount
+    UNION ALL
+    SELECT c.id, rp.receipt_id
+    FROM detect_new_receipt r
+    JOIN receipt_purchase rp ON rp.receipt_id = r.id
+    JOIN detect_changed_purchase c ON c.environment = rp.environment AND c.transaction_id = rp.transaction_id
+    WHERE NOT c.recount
+),
+added AS (
+    INSERT INTO account_purchase AS ap (account_key, purchase_id, transaction_id, original_transaction_id, product_id,
         bundle_id, product_type, quantity, purchase_date, cancellation_date, cancellation_reason, is_intro_offer,
         subscription_group, is_payment, store_account_key, first_posted_at, first_receipt_id, receipts)
     SELECT r.account_key,
@@ -162,11 +183,10 @@ WITH added AS (
            min(coalesce(r.recorded_at, r.request_date, p.purchase_date)),
            min(r.id),
            count(*)
-    FROM detect_changed_purchase c
-    JOIN purchase p ON p.id = c.id
-    JOIN receipt_purchase rp ON rp.environment = p.environment AND rp.transaction_id = p.transaction_id
+    FROM copy x
+    JOIN purchase p ON p.id = x.purchase_id
     -- file_id repeats the id's high half, so that a hash join of receipt ids spreads (store_accounts_prepare.sql).
-    JOIN receipt_summary r ON r.id = rp.receipt_id AND r.file_id = rp.receipt_id >> 32
+    JOIN receipt_summary r ON r.id = x.receipt_id AND r.file_id = x.receipt_id >> 32
     LEFT JOIN product pr ON pr.bundle_id = p.bundle_id AND pr.product_id = p.product_id
     LEFT JOIN store_account_member m
         ON m.original_transaction_id = coalesce(p.original_transaction_id, p.transaction_id)
@@ -175,6 +195,11 @@ WITH added AS (
       AND p.in_app_ownership_type IS DISTINCT FROM 'FAMILY_SHARED'
       AND p.is_upgraded IS NOT TRUE
     GROUP BY r.account_key, p.id, pr.type, m.store_account_key
+    -- Only a purchase that is not recounted keeps its rows: this run's copies add to them.
+    ON CONFLICT (account_key, purchase_id) DO UPDATE
+    SET receipts = ap.receipts + excluded.receipts,
+        first_posted_at = least(ap.first_posted_at, excluded.first_posted_at),
+        first_receipt_id = least(ap.first_receipt_id, excluded.first_receipt_id)
     RETURNING account_key, store_account_key
 )
 -- A rebuild queues nothing (its rows were all deleted at the start, so none came back from the DELETE above).

@@ -5,6 +5,9 @@ CREATE TEMPORARY TABLE cluster_file ON COMMIT DROP AS
 SELECT f.id AS file_id
 FROM input_file f
 WHERE f.kind = 'receipts' AND NOT EXISTS (SELECT 1 FROM store_account_file d WHERE d.file_id = f.id);
+-- Counted, or the planner assumes thousands of files, estimates tens of millions of receipts below and spends 100 ms
+-- JIT-compiling a join that reads one file's.
+ANALYZE cluster_file;
 
 -- Their valid production receipts. A receipt's id is its file's id * 2^32 + its record number: a file's receipts are
 -- one range of the primary key. Counted (analyzed) before the join below, so that a day's few receipts are joined by
