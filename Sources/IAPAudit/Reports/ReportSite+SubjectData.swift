@@ -31,8 +31,8 @@ extension ReportSite {
             data.storeAccounts = try grouped(
                 "site_store_account", keys("store-account"), connection, "read store accounts")
             data.transactions = try grouped("site_transaction", keys("transaction"), connection, "read transactions")
-            // Receipt keys are ids; anything else names no receipt (and would not cast to bigint).
-            let ids = keys("receipt").compactMap { Int64($0) }.map(String.init)
+            // Receipt keys are ids as the database writes them; anything else names no receipt (and would not cast).
+            let ids = keys("receipt").filter { key in Int64(key).map(String.init) == key }
             data.receipts = try grouped("site_receipt", ids, connection, "read receipts").compactMapValues(\.first)
             return data
         }

@@ -341,7 +341,7 @@ extension ReportSite {
                 ]
             }
         case "receipt":
-            if let row = Int64(subject.key).flatMap({ data.receipts[String($0)] }) {
+            if let row = data.receipts[subject.key] {
                 page.title = "Receipt \(row[0] ?? "?"):\(row[1] ?? "?")"
                 page.blocks.append(.heading("Receipt"))
                 page.blocks.append(
