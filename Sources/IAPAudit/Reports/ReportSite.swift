@@ -119,10 +119,10 @@ struct ReportSite {
 
     private static func save(_ page: SitePage, _ relativePath: String, in directory: String) throws -> String {
         let path = (directory as NSString).appendingPathComponent(relativePath)
-        let bytes = page.html()
-        if let existing = FileManager.default.contents(atPath: path), existing == Data(bytes) { return path }
+        let bytes = Data(page.html())
+        if let existing = FileManager.default.contents(atPath: path), existing == bytes { return path }
         let temporary = path + ".partial"
-        try Data(bytes).write(to: URL(fileURLWithPath: temporary))
+        try bytes.write(to: URL(fileURLWithPath: temporary))
         guard rename(temporary, path) == 0 else {
             let code = errno
             try? FileManager.default.removeItem(atPath: temporary)
