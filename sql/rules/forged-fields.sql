@@ -24,15 +24,21 @@ scoped_id AS (
     SELECT original_transaction_id FROM scoped_purchase WHERE original_transaction_id IS NOT NULL
 ),
 -- Purchases with an impossible value first (one pass over purchase), then the status-0 receipts listing them.
--- Every app id, or (queued subjects only) those that are also an id of a queued receipt's purchase.
+-- Every app id, or (queued subjects only) the ids of queued receipts' purchases that are also some receipt's app id:
+-- found from those few ids, so the plan expects a few rows, not every receipt's (its hash tables were sized for
+-- every receipt, which cost more than the rule's work).
 app_id AS (
     SELECT apple_id AS id FROM app WHERE apple_id IS NOT NULL
     UNION
-    SELECT app_item_id FROM receipt_summary
-    WHERE app_item_id IS NOT NULL AND ($2::boolean OR app_item_id = ANY (ARRAY(SELECT id FROM scoped_id)))
+    SELECT app_item_id FROM receipt_summary WHERE $2::boolean AND app_item_id IS NOT NULL
     UNION
-    SELECT adam_id FROM receipt_summary
-    WHERE adam_id IS NOT NULL AND ($2::boolean OR adam_id = ANY (ARRAY(SELECT id FROM scoped_id)))
+    SELECT adam_id FROM receipt_summary WHERE $2::boolean AND adam_id IS NOT NULL
+    UNION
+    SELECT i.id FROM scoped_id i
+    WHERE NOT $2::boolean AND EXISTS (SELECT 1 FROM receipt_summary r WHERE r.app_item_id = i.id)
+    UNION
+    SELECT i.id FROM scoped_id i
+    WHERE NOT $2::boolean AND EXISTS (SELECT 1 FROM receipt_summary r WHERE r.adam_id = i.id)
 ),
 suspect AS (
     SELECT p.id, p.environment, p.transaction_id, p.original_transaction_id, p.expires_date,
