@@ -15,8 +15,15 @@ SELECT c.store_account_key,
        to_char(c.first_purchase_date AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS first_purchase_utc,
        to_char(c.last_purchase_date AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS last_purchase_utc,
        c.merged_keys::text AS merged_keys
-FROM store_account_clusters c
-WHERE c.app_accounts >= $1 AND (NOT $2 OR c.is_confirmed)
-  AND (coalesce($3::integer, 0) <= 0 OR c.last_purchase_date > (
-      SELECT max(s.last_purchase_date) FROM store_account s) - make_interval(days => $3::integer))
+-- The window first, in a subquery kept apart (OFFSET 0), so that each cluster's app accounts are counted once, not
+-- once for the filter and again for the column.
+FROM (
+    SELECT *
+    FROM store_account_clusters c
+    WHERE (NOT $2 OR c.is_confirmed)
+      AND (coalesce($3::integer, 0) <= 0 OR c.last_purchase_date > (
+          SELECT max(s.last_purchase_date) FROM store_account s) - make_interval(days => $3::integer))
+    OFFSET 0
+) c
+WHERE c.app_accounts >= $1
 ORDER BY c.app_accounts DESC, c.original_transactions DESC, c.store_account_key
