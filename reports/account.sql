@@ -10,4 +10,5 @@ SELECT to_char(h.at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS at_utc,
        h.detail::text AS detail
 FROM account_history h
 WHERE h.account_key = $1
-ORDER BY h.at NULLS FIRST, h.kind, h.ref, h.detail
+-- Copies of one transaction tie up to the reference: their receipt tells them apart without comparing their JSON.
+ORDER BY h.at NULLS FIRST, h.kind, h.ref, (h.detail ->> 'receipt_id')::bigint, h.detail

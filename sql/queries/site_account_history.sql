@@ -7,4 +7,5 @@ SELECT h.account_key,
        h.detail::text AS detail
 FROM account_history h
 WHERE h.account_key = ANY($1::text[])
-ORDER BY h.account_key, h.at NULLS FIRST, h.kind, h.ref, h.detail
+-- The order of the `account` report.
+ORDER BY h.account_key, h.at NULLS FIRST, h.kind, h.ref, (h.detail ->> 'receipt_id')::bigint, h.detail

@@ -51,9 +51,9 @@ struct Detector {
         let rebuild = summary.fullReason != nil
         let allRules = Set(rules) == Set(DetectionRule.allCases)
         if summary.fullReason == nil && !allRules { summary.fullReason = "only some rules run" }
-        // A few subjects are looked up by index, but the planner cannot know how few: it would JIT-compile each
-        // statement as if it read the tables whole, which costs more than the statement.
-        try connection.withoutJIT(if: summary.fullReason == nil) {
+        // A few subjects are looked up by index, but the planner cannot know how few: it would plan each statement
+        // as if it read the tables whole (JIT-compiled, hashing them), which costs more than the statement.
+        try connection.plannedForFewRows(if: summary.fullReason == nil) {
             summary.refreshSeconds = try timed {
                 try analyzeChangedTables()
                 try connection.transaction {

@@ -97,10 +97,12 @@ extension Workspace {
             // A report that lists history covers the plan's window (its header says by which date); the title says
             // so, so a reader knows the file is not all history.
             let isWindowed = plan.reportWindow > 0 && definition.parameters.contains { $0.name == "window" }
-            // A window's rows are few; all history is where JIT compiling can pay for itself.
+            // A window's rows are few; all history is where JIT compiling and hashing whole tables pay for themselves.
             var table =
                 try isWindowed
-                ? connection.withoutJIT { try runner.run(definition, parameters: ["window": "\(plan.reportWindow)"]) }
+                ? connection.plannedForFewRows {
+                    try runner.run(definition, parameters: ["window": "\(plan.reportWindow)"])
+                }
                 : runner.run(definition, parameters: [:])
             if isWindowed {
                 table.title += " (last \(plan.reportWindow) days)"

@@ -12,8 +12,8 @@ extension Workspace {
     {
         var site = ReportSite(connection: connection, directory: directory)
         site.window = window
-        // Small statements (one batch of pages each) that the planner would compile for whole tables.
-        let written = try connection.withoutJIT { try site.write(runID: runID, reportFiles: reportFiles) }
+        // Small statements (one batch of pages each) that the planner would plan for whole tables.
+        let written = try connection.plannedForFewRows { try site.write(runID: runID, reportFiles: reportFiles) }
         logger.info(
             "wrote the report site", metadata: ["index": "\(written.first ?? "")", "pages": "\(written.count)"])
         return written
