@@ -27,6 +27,8 @@ package struct CatalogImport {
     package func apply(_ catalog: CatalogFile, source: String) throws -> Outcome {
         try connection.transaction {
             var outcome = Outcome()
+            // An update takes the time from the row it would have inserted (the column's default, now()): Citus allows
+            // no function but immutable ones in ON CONFLICT DO UPDATE (docs/scale.md).
             for app in catalog.apps {
                 // A product-list import names only the bundle id: keep what the full catalog said about the app.
                 try connection.query(
@@ -34,7 +36,7 @@ package struct CatalogImport {
                     INSERT INTO app (bundle_id, apple_id, sku, name) VALUES ($1, $2, $3, $4)
                     ON CONFLICT (bundle_id) DO UPDATE SET
                         apple_id = coalesce(excluded.apple_id, app.apple_id), sku = coalesce(excluded.sku, app.sku),
-                        name = coalesce(excluded.name, app.name), updated_at = now()
+                        name = coalesce(excluded.name, app.name), updated_at = excluded.updated_at
                     """, [app.bundleID, app.appleID, app.sku, app.name], context: "import app \(app.bundleID)")
                 outcome.apps += 1
             }
@@ -44,7 +46,7 @@ package struct CatalogImport {
                     INSERT INTO product (bundle_id, product_id, type, name) VALUES ($1, $2, $3, $4)
                     ON CONFLICT (bundle_id, product_id) DO UPDATE SET
                         type = coalesce(excluded.type, product.type), name = coalesce(excluded.name, product.name),
-                        is_retired = false, updated_at = now()
+                        is_retired = false, updated_at = excluded.updated_at
                     """, [product.bundleID, product.productID, product.type, product.name],
                     context: "import product \(product.productID)")
                 outcome.products += 1
