@@ -101,9 +101,9 @@ ORDER BY source, vendor, region, p.begin_date, p.end_date, s.file_id DESC;
 CREATE TEMPORARY TABLE rc_reported ON COMMIT DROP AS
 SELECT f.source, f.begin_date, f.end_date, r.vendor_identifier, r.parent_identifier, r.units,
     CASE
-        WHEN own.product_id IS NOT NULL THEN parent.bundle_id
+        WHEN own.product_id IS NOT NULL THEN coalesce(by_sku.bundle_id, by_apple_id.bundle_id)
         WHEN known.product_id IS NOT NULL THEN known.bundle_id
-        ELSE parent.bundle_id
+        ELSE coalesce(by_sku.bundle_id, by_apple_id.bundle_id)
     END AS app,
     CASE
         WHEN own.product_id IS NOT NULL THEN NULL
@@ -118,16 +118,12 @@ SELECT f.source, f.begin_date, f.end_date, r.vendor_identifier, r.parent_identif
     coalesce(r.extended_proceeds, r.units * r.proceeds_per_unit) AS proceeds_amount
 FROM rc_file f
 JOIN sales_report_row r ON r.file_id = f.file_id AND r.begin_date = f.begin_date AND r.end_date = f.end_date
-LEFT JOIN LATERAL (
-    SELECT a.bundle_id FROM (
-        SELECT bundle_id, 1 AS preference FROM app WHERE sku = r.parent_identifier
-        UNION ALL
-        SELECT bundle_id, 2 FROM app WHERE apple_id = r.parent_identifier
-    ) a
-    ORDER BY a.preference, a.bundle_id
-    LIMIT 1
-) parent ON true
-LEFT JOIN product own ON own.bundle_id = parent.bundle_id AND own.product_id = r.vendor_identifier
+-- Both are unique in app, so each join finds one app at most (two joins, not a LATERAL union: Citus plans no union
+-- over a reference table inside a join, docs/scale.md).
+LEFT JOIN app by_sku ON by_sku.sku = r.parent_identifier
+LEFT JOIN app by_apple_id ON by_apple_id.apple_id = r.parent_identifier
+LEFT JOIN product own ON own.bundle_id = coalesce(by_sku.bundle_id, by_apple_id.bundle_id)
+    AND own.product_id = r.vendor_identifier
 LEFT JOIN rc_product_any known ON known.product_id = r.vendor_identifier
 WHERE r.product_type = 'inAppPurchase';
 
