@@ -32,12 +32,20 @@ DO $$ BEGIN IF (SELECT rebuild FROM detect_setting) THEN ANALYZE receipt_summary
 
 -- Purchases whose id is an app id a new receipt names: forged-fields flags a receipt that lists one, so the receipts
 -- listing them are evaluated again, as are those listing a purchase a new copy gave a fact (an expiry decades ahead).
+-- The transaction key's index leads with the environment: naming both of its values makes two probes of it, where
+-- the transaction id alone read the whole index (35 ms per app id at 4M entries).
 CREATE TEMPORARY TABLE detect_app_id_purchase ON COMMIT DROP AS
+WITH a AS (
+    SELECT app_item_id AS id FROM detect_new_receipt WHERE app_item_id IS NOT NULL
+    UNION
+    SELECT adam_id FROM detect_new_receipt WHERE adam_id IS NOT NULL
+)
 SELECT p.id, p.environment, p.transaction_id, coalesce(p.original_transaction_id, p.transaction_id) AS ot
-FROM (SELECT app_item_id AS id FROM detect_new_receipt WHERE app_item_id IS NOT NULL
-      UNION
-      SELECT adam_id FROM detect_new_receipt WHERE adam_id IS NOT NULL) a
-JOIN purchase p ON p.original_transaction_id = a.id OR p.transaction_id = a.id
+FROM a JOIN purchase p ON p.original_transaction_id = a.id
+WHERE NOT (SELECT rebuild FROM detect_setting)
+UNION
+SELECT p.id, p.environment, p.transaction_id, coalesce(p.original_transaction_id, p.transaction_id)
+FROM a JOIN purchase p ON p.environment IN ('Production', 'Sandbox') AND p.transaction_id = a.id
 WHERE NOT (SELECT rebuild FROM detect_setting);
 
 -- The clusters this run's clustering wrote (new, grown, merged or renamed).

@@ -11,5 +11,6 @@ JOIN receipt r ON r.id = rp.receipt_id
 JOIN input_file i ON i.id = r.file_id
 LEFT JOIN store_account_member m ON p.environment = 'Production'
     AND m.original_transaction_id = coalesce(p.original_transaction_id, p.transaction_id)
-WHERE p.transaction_id = ANY($1::text[])
+-- Both environments named, so the transaction key's index (environment first) is probed, not read whole.
+WHERE p.environment IN ('Production', 'Sandbox') AND p.transaction_id = ANY($1::text[])
 ORDER BY p.transaction_id, p.environment, r.recorded_at NULLS FIRST, r.id, rp.source, rp.ordinal
