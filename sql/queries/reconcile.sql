@@ -175,17 +175,23 @@ WHERE (SELECT scope FROM rc_setting) = 'window'
 GROUP BY w.first_day, w.last_day;
 ANALYZE rc_recount;
 
--- The purchases whose purchase or cancellation falls on a recounted day, found through their indexes: a day of slack
--- either side, as the zone moves a UTC time onto the neighbouring day.
+-- The purchases whose purchase or cancellation falls on a recounted day, found through their indexes between the
+-- zone's midnights (the inverse of the "AT TIME ZONE … ::date" that days them below; a day of slack either side read
+-- three days' purchases for each day recounted).
 CREATE TEMPORARY TABLE rc_purchase ON COMMIT DROP AS
+WITH bound AS (
+    SELECT b.product_id, b.first_day::timestamp AT TIME ZONE z.time_zone AS starts,
+        (b.last_day + 1)::timestamp AT TIME ZONE z.time_zone AS ends
+    FROM rc_recount b CROSS JOIN rc_setting z
+)
 SELECT p.id, p.original_transaction_id, p.web_order_line_item_id
-FROM rc_recount b
-JOIN purchase p ON p.purchase_date >= b.first_day - 1 AND p.purchase_date < b.last_day + 2
+FROM bound b
+JOIN purchase p ON p.purchase_date >= b.starts AND p.purchase_date < b.ends
     AND (b.product_id IS NULL OR p.product_id = b.product_id)
 UNION
 SELECT p.id, p.original_transaction_id, p.web_order_line_item_id
-FROM rc_recount b
-JOIN purchase p ON p.cancellation_date >= b.first_day - 1 AND p.cancellation_date < b.last_day + 2
+FROM bound b
+JOIN purchase p ON p.cancellation_date >= b.starts AND p.cancellation_date < b.ends
     AND (b.product_id IS NULL OR p.product_id = b.product_id);
 
 -- A billed subscription period counts once, on its earliest transaction (below): the other transactions of its web
@@ -271,16 +277,23 @@ events AS (
         c.currency
     FROM counted c CROSS JOIN rc_setting w
     WHERE c.cancellation_date IS NOT NULL AND NOT c.is_upgraded AND NOT c.is_trial
+),
+-- The recounts that are not one day of one product: --from/--to or all days (changed days have none).
+recount_span AS MATERIALIZED (
+    SELECT * FROM rc_recount WHERE first_day <> last_day OR product_id IS NULL
 )
 SELECT e.day, e.product_id, e.app, e.currency, sum(e.units)::integer AS units, sum(e.trials)::integer AS trials,
     sum(e.units::bigint * e.price) AS amount_milli,
     count(*) FILTER (WHERE e.price IS NULL OR e.currency IS NULL)::integer AS unpriced
 FROM events e
 -- Only the recounted days and products: a sibling read to choose a billed period's transaction may fall elsewhere.
-WHERE EXISTS (
-    SELECT 1 FROM rc_recount r
-    WHERE e.day BETWEEN r.first_day AND r.last_day AND (r.product_id IS NULL OR r.product_id = e.product_id)
-)
+-- A day of a product is looked up by hash: compared with every recount in turn, the check cost more than the count
+-- (160 ms for the 164 recounts of a day at 4M entries).
+WHERE (e.day, e.product_id) IN (
+          SELECT first_day, product_id FROM rc_recount WHERE first_day = last_day AND product_id IS NOT NULL)
+   OR EXISTS (
+          SELECT 1 FROM recount_span r
+          WHERE e.day BETWEEN r.first_day AND r.last_day AND (r.product_id IS NULL OR r.product_id = e.product_id))
 GROUP BY e.day, e.product_id, e.app, e.currency;
 
 DELETE FROM reconcile_recorded_day d
