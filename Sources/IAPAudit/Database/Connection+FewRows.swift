@@ -10,8 +10,19 @@ extension Connection {
     /// With `condition` false (a full run, all history), the settings stay as they are.
     func plannedForFewRows<T>(if condition: Bool = true, _ body: () throws -> T) throws -> T {
         guard condition else { return try body() }
-        try execute(script: "SET jit = off; SET random_page_cost = 1.1", context: "plan for a few rows")
+        try execute(
+            script: Self.fewRowsSettings.map { "SET \($0)" }.joined(separator: "; "), context: "plan for a few rows")
         defer { try? execute(script: "RESET jit; RESET random_page_cost", context: "reset the planner settings") }
         return try body()
     }
+
+    /// The settings of `plannedForFewRows` until the current transaction ends (`SET LOCAL`), for a transaction that
+    /// learns part-way whether it reads a few rows or all of them.
+    func planForFewRowsUntilCommit() throws {
+        try execute(
+            script: Self.fewRowsSettings.map { "SET LOCAL \($0)" }.joined(separator: "; "),
+            context: "plan for a few rows")
+    }
+
+    private static let fewRowsSettings = ["jit = off", "random_page_cost = 1.1"]
 }
