@@ -1,7 +1,8 @@
 -- Detect, after store-account clustering: fold the receipts of files detect has not seen into receipt_summary,
 -- recompute the account_purchase rows of every purchase that changed, and queue in detect_pending the subjects whose
 -- data changed, for the rules. $1 = the run id, $2 = true to rebuild both tables from every receipt (the rules then
--- evaluate every subject, so nothing is queued). One transaction; temporary tables drop at COMMIT.
+-- evaluate every subject, so nothing is queued); a statement that names either takes both. One transaction; temporary
+-- tables drop at COMMIT.
 
 CREATE TEMPORARY TABLE detect_setting ON COMMIT DROP AS
 SELECT $1::bigint AS run_id, $2::boolean AS rebuild;
@@ -48,10 +49,12 @@ SELECT p.id, p.environment, p.transaction_id, coalesce(p.original_transaction_id
 FROM a JOIN purchase p ON p.environment IN ('Production', 'Sandbox') AND p.transaction_id = a.id
 WHERE NOT (SELECT rebuild FROM detect_setting);
 
--- The clusters this run's clustering wrote (new, grown, merged or renamed).
+-- The clusters this run's clustering wrote (new, grown, merged or renamed). The run id is a parameter here, not read
+-- from detect_setting: the planner then knows it is a new value, found by index, where for "the value of a subquery"
+-- it assumed every cluster and read them all.
 CREATE TEMPORARY TABLE detect_changed_cluster ON COMMIT DROP AS
 SELECT key FROM store_account
-WHERE updated_run_id = (SELECT run_id FROM detect_setting) AND NOT (SELECT rebuild FROM detect_setting);
+WHERE updated_run_id = $1::bigint AND NOT $2::boolean;
 ANALYZE detect_changed_cluster;
 
 -- Of those, the ones whose members changed key (merged into another, or renamed for a smaller original transaction):
@@ -59,7 +62,7 @@ ANALYZE detect_changed_cluster;
 -- the renewals of the new receipts, whose purchases are recomputed anyway.
 CREATE TEMPORARY TABLE detect_renamed_cluster ON COMMIT DROP AS
 SELECT DISTINCT into_key AS key FROM store_account_merge
-WHERE run_id = (SELECT run_id FROM detect_setting) AND NOT (SELECT rebuild FROM detect_setting);
+WHERE run_id = $1::bigint AND NOT $2::boolean;
 ANALYZE detect_renamed_cluster;
 
 -- Purchases whose account_purchase rows, or whose rules' answers, may have changed: every one in a rebuild; else
