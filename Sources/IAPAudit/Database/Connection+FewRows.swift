@@ -11,8 +11,13 @@ extension Connection {
     func plannedForFewRows<T>(if condition: Bool = true, _ body: () throws -> T) throws -> T {
         guard condition else { return try body() }
         try execute(
-            script: Self.fewRowsSettings.map { "SET \($0)" }.joined(separator: "; "), context: "plan for a few rows")
-        defer { try? execute(script: "RESET jit; RESET random_page_cost", context: "reset the planner settings") }
+            script: Self.fewRowsSettings.map { "SET \($0.name) = \($0.value)" }.joined(separator: "; "),
+            context: "plan for a few rows")
+        defer {
+            try? execute(
+                script: Self.fewRowsSettings.map { "RESET \($0.name)" }.joined(separator: "; "),
+                context: "reset the planner settings")
+        }
         return try body()
     }
 
@@ -20,9 +25,9 @@ extension Connection {
     /// learns part-way whether it reads a few rows or all of them.
     func planForFewRowsUntilCommit() throws {
         try execute(
-            script: Self.fewRowsSettings.map { "SET LOCAL \($0)" }.joined(separator: "; "),
+            script: Self.fewRowsSettings.map { "SET LOCAL \($0.name) = \($0.value)" }.joined(separator: "; "),
             context: "plan for a few rows")
     }
 
-    private static let fewRowsSettings = ["jit = off", "random_page_cost = 1.1"]
+    private static let fewRowsSettings: [(name: String, value: String)] = [("jit", "off"), ("random_page_cost", "1.1")]
 }

@@ -64,10 +64,8 @@ package struct Reconciler {
                 // A few days' work: compiling its plans (estimated from temporary tables) would cost more than running
                 // them, as in an incremental detect. Its purchases, tens of thousands, are read by index from tables
                 // the last days' runs kept in memory; at the default random_page_cost (4: spinning disks) the planner
-                // read all of `purchase` instead, a cost that grows with the history. SET LOCAL ends with the
-                // transaction.
-                try connection.execute(
-                    script: "SET LOCAL jit = off; SET LOCAL random_page_cost = 1.1", context: "plan for a few days")
+                // read all of `purchase` instead, a cost that grows with the history.
+                try connection.planForFewRowsUntilCommit()
                 for (index, statement) in try SQLResources.statements(ofQuery: "reconcile_changes").enumerated() {
                     let parameters: [(any PostgresParameter)?] = index == 0 ? [options.timeZone] : []
                     try connection.query(statement, parameters, context: "reconcile: changed days")
