@@ -55,7 +55,9 @@ struct StoreAccountClustering {
                 try connection.planForFewRowsUntilCommit()
             }
             for statement in try SQLResources.statements(ofQuery: "store_accounts_prepare") {
-                try connection.query(statement, context: "prepare store-account clustering")
+                let parameters: [(any PostgresParameter)?] =
+                    SQLPlaceholders(scanning: statement).numbers.isEmpty ? [] : [outcome.isRebuilt]
+                try connection.query(statement, parameters, context: "prepare store-account clustering")
             }
             outcome.filesRead = try connection.query("SELECT count(*) FROM cluster_file").requireInt(0, 0)
             outcome.entriesRead = try connection.query("SELECT count(*) FROM cluster_entry").requireInt(0, 0)
