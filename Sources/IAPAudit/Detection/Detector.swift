@@ -55,7 +55,7 @@ struct Detector {
         // as if it read the tables whole (JIT-compiled, hashing them), which costs more than the statement.
         try connection.plannedForFewRows(if: summary.fullReason == nil) {
             summary.refreshSeconds = try timed {
-                try analyzeChangedTables()
+                try connection.analyzeStaleTables(Self.tablesRead)
                 try connection.transaction {
                     for statement in try SQLResources.statements(ofQuery: "detect_prepare") {
                         let parameters: [(any PostgresParameter)?] =
@@ -93,25 +93,13 @@ struct Detector {
         return summary
     }
 
-    /// Takes statistics of the tables ingest writes when a tenth of their rows changed since the last ones (not
-    /// `receipt`, which detect reads by key ranges only, and whose sample reads the raw records: a second and a half).
-    /// Autovacuum does so in its own time, which after a first large load comes after the plans that need them:
-    /// planned as if `purchase` held a few rows, updating `account_purchase` took seconds instead of milliseconds.
-    private func analyzeChangedTables() throws {
-        let stale = try connection.query(
-            """
-            SELECT relname FROM pg_stat_user_tables
-            WHERE schemaname = current_schema()
-              AND relname IN ('purchase', 'receipt_purchase', 'pending_renewal', 'signed_object', 'purchase_conflict',
-                              'store_account', 'store_account_member')
-              AND n_mod_since_analyze > 0.1 * greatest(n_live_tup, 1000)
-            ORDER BY relname
-            """, context: "find tables without current statistics")
-        for row in 0..<stale.rowCount {
-            let table = try stale.requireString(row, 0)
-            try connection.execute(script: "ANALYZE \(table)", context: "analyze \(table)")
-        }
-    }
+    /// The tables ingest writes that detect reads, whose statistics it brings up to date first
+    /// (`analyzeStaleTables`); not `receipt`, which detect reads by key ranges only, and whose sample reads the raw
+    /// records: a second and a half.
+    private static let tablesRead = [
+        "purchase", "receipt_purchase", "pending_renewal", "signed_object", "purchase_conflict", "store_account",
+        "store_account_member",
+    ]
 
     /// Why every subject must be evaluated and both tables rebuilt, or nil when the queued subjects are enough.
     private static func fullReason(asked: Bool, clustersRebuilt: Bool, stored: String?, current: String) -> String? {

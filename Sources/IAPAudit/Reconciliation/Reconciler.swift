@@ -59,6 +59,7 @@ package struct Reconciler {
             summary.allDaysReason = "asked for all days"
         }
         let stopwatch = Stopwatch()
+        try connection.analyzeStaleTables(Self.tablesRead)
         try connection.transaction { () throws -> Void in
             if summary.scope == .changedDays {
                 // A few days' work: compiling its plans (estimated from temporary tables) would cost more than running
@@ -107,6 +108,12 @@ package struct Reconciler {
             ])
         return summary
     }
+
+    /// The tables ingest writes that reconcile reads, whose statistics it brings up to date first
+    /// (`analyzeStaleTables`): `reconcile` may follow an ingest directly, before autovacuum has seen the new rows.
+    private static let tablesRead = [
+        "purchase", "receipt_purchase", "sales_report", "sales_report_period", "sales_report_row",
+    ]
 
     /// The settings the stored lines were made with (`reconcile_state`), by name.
     private func recordedState() throws -> [String: String] {
