@@ -69,9 +69,10 @@ struct Detector {
                             context: "forget the last run's settings")
                     }
                 }
-                // Statistics for the rules' plans: a rebuild replaced every row; the queue changes every run.
+                // Statistics for the rules' plans: a rebuild replaced every row (detect_prepare.sql took
+                // receipt_summary's already); the queue changes every run.
                 try connection.execute(
-                    script: rebuild ? "ANALYZE receipt_summary; ANALYZE account_purchase" : "ANALYZE detect_pending",
+                    script: rebuild ? "ANALYZE account_purchase" : "ANALYZE detect_pending",
                     context: "analyze what the rules read")
             }
             summary.subjectsQueued = try connection.query("SELECT count(*) FROM detect_pending").requireInt(0, 0)
