@@ -19,15 +19,21 @@ FROM input_file f
 WHERE f.kind = 'receipts' AND NOT EXISTS (SELECT 1 FROM detect_file d WHERE d.file_id = f.id);
 
 -- A receipt's id is its file's id * 2^32 + its record number: a file's receipts are one range of the primary key.
-CREATE TEMPORARY TABLE detect_new_receipt ON COMMIT DROP AS
+INSERT INTO receipt_summary
 SELECT r.id, r.file_id, r.line, r.style, r.recorded_at, r.account_key, r.store_account, r.receipt_data_sha256,
        r.status, r.environment, r.is_sandbox, r.receipt_type, r.bundle_id, r.app_item_id, r.adam_id,
        r.request_date, r.transaction_entries
 FROM detect_new_file n
 JOIN receipt r ON r.id >= n.file_id * 4294967296 AND r.id < (n.file_id + 1) * 4294967296;
-ANALYZE detect_new_receipt;
 
-INSERT INTO receipt_summary SELECT * FROM detect_new_receipt;
+-- The new receipts again, for the statements below that queue what they changed. A rebuild queues nothing, and
+-- copying every receipt aside cost it 0.8 s at 1M entries.
+CREATE TEMPORARY TABLE detect_new_receipt ON COMMIT DROP AS
+SELECT s.*
+FROM detect_new_file n
+JOIN receipt_summary s ON s.id >= n.file_id * 4294967296 AND s.id < (n.file_id + 1) * 4294967296
+WHERE NOT (SELECT rebuild FROM detect_setting);
+ANALYZE detect_new_receipt;
 -- A rebuild's account_purchase is planned from receipt_summary's statistics: take them now that it is whole.
 DO $$ BEGIN IF (SELECT rebuild FROM detect_setting) THEN ANALYZE receipt_summary; END IF; END $$;
 
