@@ -57,11 +57,9 @@ struct Detector {
             summary.refreshSeconds = try timed {
                 try connection.analyzeStaleTables(Self.tablesRead)
                 try connection.transaction {
-                    for statement in try SQLResources.statements(ofQuery: "detect_prepare") {
-                        let parameters: [(any PostgresParameter)?] =
-                            SQLPlaceholders(scanning: statement).numbers.isEmpty ? [] : [runID, rebuild]
-                        try connection.query(statement, parameters, context: "bring receipts and purchases up to date")
-                    }
+                    try connection.runQueryFile(
+                        "detect_prepare", parameters: [runID, rebuild],
+                        context: "bring receipts and purchases up to date")
                     // A rebuild queues nothing: should a rule fail before the end, the next run must be full again.
                     if rebuild {
                         try connection.query(

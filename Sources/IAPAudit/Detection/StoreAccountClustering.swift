@@ -40,9 +40,7 @@ struct StoreAccountClustering {
                 "SELECT value FROM detection_state WHERE name = 'store_account_catalog'"
             ).string(0, 0)
             if rebuild || stored != fingerprint {
-                for statement in try SQLResources.statements(ofQuery: "store_accounts_reset") {
-                    try connection.query(statement, context: "reset store accounts")
-                }
+                try connection.runQueryFile("store_accounts_reset", context: "reset store accounts")
                 try connection.query(
                     """
                     INSERT INTO detection_state (name, value) VALUES ('store_account_catalog', $1)
@@ -54,22 +52,16 @@ struct StoreAccountClustering {
                 // whole tables, a day's fold at 4M entries JIT-compiled or hashed them, 50 to 380 ms a run.
                 try connection.planForFewRowsUntilCommit()
             }
-            for statement in try SQLResources.statements(ofQuery: "store_accounts_prepare") {
-                let parameters: [(any PostgresParameter)?] =
-                    SQLPlaceholders(scanning: statement).numbers.isEmpty ? [] : [outcome.isRebuilt]
-                try connection.query(statement, parameters, context: "prepare store-account clustering")
-            }
+            try connection.runQueryFile(
+                "store_accounts_prepare", parameters: [outcome.isRebuilt], context: "prepare store-account clustering")
             outcome.filesRead = try connection.query("SELECT count(*) FROM cluster_file").requireInt(0, 0)
             outcome.entriesRead = try connection.query("SELECT count(*) FROM cluster_entry").requireInt(0, 0)
             outcome.nodes = try connection.query("SELECT count(*) FROM cluster_node").requireInt(0, 0)
             var sets = UnionFind(count: outcome.nodes)
             outcome.edges = try readEdges { a, b in sets.union(a, b) }
             try writeRoots(&sets)
-            for statement in try SQLResources.statements(ofQuery: "store_accounts_apply") {
-                let parameters: [(any PostgresParameter)?] =
-                    SQLPlaceholders(scanning: statement).numbers.isEmpty ? [] : [runID]
-                try connection.query(statement, parameters, context: "apply store-account clusters")
-            }
+            try connection.runQueryFile(
+                "store_accounts_apply", parameters: [runID], context: "apply store-account clusters")
             outcome.renamed = try connection.query("SELECT count(*) FROM cluster_remap").requireInt(0, 0)
             outcome.clustersWritten =
                 try connection.query("SELECT count(*) FROM store_account WHERE updated_run_id = $1", [runID])
