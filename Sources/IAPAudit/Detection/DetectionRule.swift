@@ -36,15 +36,28 @@ package enum DetectionRule: String, Sendable, CaseIterable, Codable {
 
     /// The `-- version: N` of the rule's header: bumped whenever what the rule flags changes.
     func version() throws(IAPAuditError) -> Int {
+        guard let number = try header("version").flatMap({ Int($0) }) else {
+            throw IAPAuditError.internalInconsistency("rule \(rawValue).sql has no '-- version: N' header line")
+        }
+        return number
+    }
+
+    /// True when the rule's header says `-- every subject: hash joins`: over every subject, its joins are planned
+    /// without nested loops. For a rule whose estimate of a million-row join collapses (docs/decisions.md, "A
+    /// rebuild hashes; a day looks up"); the others keep the index probes that serve them best.
+    func hashesEverySubject() throws(IAPAuditError) -> Bool {
+        try header("every subject") == "hash joins"
+    }
+
+    /// The value of the header line `-- name: value`, up to the first line that is not a comment.
+    private func header(_ name: String) throws(IAPAuditError) -> String? {
         for line in try sql().split(separator: "\n") {
             guard line.hasPrefix("--") else { break }
             let content = line.dropFirst(2).drop { $0 == " " }
-            if content.hasPrefix("version:"),
-                let number = Int(content.dropFirst("version:".count).drop(while: { $0 == " " }))
-            {
-                return number
+            if content.hasPrefix(name + ":") {
+                return String(content.dropFirst(name.count + 1).drop { $0 == " " })
             }
         }
-        throw IAPAuditError.internalInconsistency("rule \(rawValue).sql has no '-- version: N' header line")
+        return nil
     }
 }

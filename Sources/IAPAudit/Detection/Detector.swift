@@ -139,6 +139,9 @@ struct Detector {
                             evidence jsonb NOT NULL
                         ) ON COMMIT DROP
                         """, context: "create detect_hit")
+                if try everySubject && rule.hashesEverySubject() {
+                    try connection.execute(script: "SET LOCAL enable_nestloop = off", context: "plan \(rule.id)")
+                }
                 let inserted = try connection.query(
                     "INSERT INTO detect_hit SELECT * FROM (\n" + (try rule.sql()) + "\n) AS hit\n"
                         + "WHERE $2::boolean OR (hit.subject_kind, hit.subject_key) IN "

@@ -43,4 +43,12 @@ import Testing
         #expect(keys.isSubset(of: read), "\(rule.id) ignores \(keys.subtracting(read).sorted())")
         #expect(try rule.version() >= 1)
     }
+
+    /// A planning header the detector does not know would be ignored without a word: `every subject` takes one value.
+    @Test(arguments: DetectionRule.allCases) func ruleHeaderNamesAKnownPlan(rule: DetectionRule) throws {
+        let header = try rule.sql().split(separator: "\n").prefix { $0.hasPrefix("--") }
+        let plans = header.filter { $0.hasPrefix("-- every subject:") }
+        #expect(plans.count <= 1, "\(rule.id) names its plan more than once")
+        #expect(plans.isEmpty == !(try rule.hashesEverySubject()), "\(rule.id): \(plans.first ?? "")")
+    }
 }
