@@ -179,12 +179,13 @@ ANALYZE rc_recount;
 
 -- The purchases whose purchase or cancellation falls on a recounted day, found through their indexes between the
 -- zone's midnights (the inverse of the "AT TIME ZONE … ::date" that days them below; a day of slack either side read
--- three days' purchases for each day recounted).
+-- three days' purchases for each day recounted). For all days, every dated purchase, read whole.
 CREATE TEMPORARY TABLE rc_purchase ON COMMIT DROP AS
 WITH bound AS (
     SELECT b.product_id, b.first_day::timestamp AT TIME ZONE z.time_zone AS starts,
         (b.last_day + 1)::timestamp AT TIME ZONE z.time_zone AS ends
     FROM rc_recount b CROSS JOIN rc_setting z
+    WHERE z.scope <> 'all'
 )
 SELECT p.id, p.original_transaction_id, p.web_order_line_item_id
 FROM bound b
@@ -194,7 +195,11 @@ UNION
 SELECT p.id, p.original_transaction_id, p.web_order_line_item_id
 FROM bound b
 JOIN purchase p ON p.cancellation_date >= b.starts AND p.cancellation_date < b.ends
-    AND (b.product_id IS NULL OR p.product_id = b.product_id);
+    AND (b.product_id IS NULL OR p.product_id = b.product_id)
+UNION ALL
+SELECT p.id, p.original_transaction_id, p.web_order_line_item_id
+FROM purchase p
+WHERE (SELECT scope FROM rc_setting) = 'all' AND (p.purchase_date IS NOT NULL OR p.cancellation_date IS NOT NULL);
 
 -- A billed subscription period counts once, on its earliest transaction (below): the other transactions of its web
 -- order line item must be there to choose from even when they fall on days not recounted. For all days, every dated
