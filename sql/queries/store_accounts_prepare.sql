@@ -12,12 +12,17 @@ ANALYZE cluster_file;
 
 -- Their valid production receipts. A receipt's id is its file's id * 2^32 + its record number: a file's receipts are
 -- one range of the primary key. Counted (analyzed) before the join below, so that a day's few receipts are joined by
--- key and a rebuild's many by hashing.
+-- key and a rebuild's many by hashing. A rebuild reads every file's, so it reads receipt in one pass instead of a range
+-- per file (0.14 s against 0.55 at 1M entries), still only cluster_file's: a file committed since is the next run's.
 CREATE TEMPORARY TABLE cluster_receipt ON COMMIT DROP AS
 SELECT r.id, r.style, r.store_account
 FROM cluster_file cf
 JOIN receipt r ON r.id >= cf.file_id * 4294967296 AND r.id < (cf.file_id + 1) * 4294967296
-WHERE r.status = 0 AND NOT r.is_sandbox;
+WHERE r.status = 0 AND NOT r.is_sandbox AND NOT $1::boolean
+UNION ALL
+SELECT r.id, r.style, r.store_account
+FROM receipt r
+WHERE r.status = 0 AND NOT r.is_sandbox AND $1::boolean AND r.file_id IN (SELECT file_id FROM cluster_file);
 ANALYZE cluster_receipt;
 
 -- A rebuild joins every receipt's transactions: hashing beats the index probes the planner picks from its join
