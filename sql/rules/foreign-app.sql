@@ -7,8 +7,8 @@
 -- $1: the rule's settings (jsonb; none used).
 -- $2: true to evaluate every subject; false for the subjects detect queued in detect_pending.
 -- every subject: hash joins
---   (every receipt's products: the planner underestimates the join of receipt ids, file_id repeated, and probed
---   purchase and product a million times; hashing took half the time)
+--   (every receipt's products: the planner chose to probe purchase and product a million times, and with file_id
+--   repeated below it underestimates the join by the number of files; hashing took half the time, 1.7 s at 1M)
 WITH s AS (
     SELECT $1::jsonb AS settings
 ),
