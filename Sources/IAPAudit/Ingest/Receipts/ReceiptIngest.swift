@@ -102,6 +102,8 @@ package struct ReceiptIngest {
         // A file still being written is read only up to its last complete record; a half-written one is left for
         // the next run, never quarantined. (A truncated gzip end of a young file rolls its load back: see
         // ReceiptBatch.)
+        // An empty file just created: the recorder has not written its first record yet.
+        if !isSettled && scan.whole.size == 0 { return PreparedReceiptFile(path: path, skipped: .stillBeingWritten) }
         var consumed = scan.whole
         if !isSettled && !scan.isGzip && !Self.endsWithCompleteRecord(scan, format: format) {
             guard format == .jsonLines, let complete = scan.throughLastNewline else {

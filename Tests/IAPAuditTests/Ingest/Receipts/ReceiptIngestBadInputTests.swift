@@ -82,12 +82,27 @@ struct ReceiptIngestBadInputTests {
         #expect(try test.quarantined().map(\.reason) == ["corrupt-gzip"])
     }
 
-    @Test func quarantinesAnEmptyFile() throws {
+    @Test func quarantinesAnEmptyFileOnceItHasSettled() throws {
         let test = try TestWorkspace()
         let path = try test.write("empty.jsonl", [])
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: path)
         let summary = try test.workspace.ingestReceipts(paths: [path])
         #expect(summary.quarantined == 1)
         #expect(try test.quarantined() == [Quarantined(line: 0, reason: "empty-file")])
+    }
+
+    @Test func leavesAJustCreatedEmptyFileForItsFirstRecord() throws {
+        let test = try TestWorkspace()
+        // A recorder opens today's file some time before it writes the first line.
+        let path = try test.write("today.jsonl", [])
+        let summary = try test.workspace.ingestReceipts(paths: [path])
+        #expect(summary.filesDeferred == 1)
+        #expect(try test.count("SELECT count(*) FROM quarantine") == 0)
+        #expect(try test.count("SELECT count(*) FROM input_file") == 0)
+        try test.write("today.jsonl", Array(([Self.good1, Self.good2]).joined(separator: "\n").utf8))
+        #expect(try test.workspace.ingestReceipts(paths: [path]).stored == 2)
+        #expect(try test.count("SELECT count(*) FROM quarantine") == 0)
     }
 
     @Test func skipsAHundredMegabyteLineWithoutHoldingIt() throws {
