@@ -99,10 +99,9 @@ package struct ReceiptIngest {
         let earlier = try InputFileRecord.latestRead(of: path, kind: .receipts, on: connection)
         let scan = try FileScan.of(path: path, prefixLength: earlier?.size)
         let isSettled = Date().timeIntervalSince(scan.modifiedAt) >= settlingSeconds
-        // A file still being written is read only up to its last complete record; a half-written one is left for
-        // the next run, never quarantined. (A truncated gzip end of a young file rolls its load back: see
-        // ReceiptBatch.)
-        // An empty file just created: the recorder has not written its first record yet.
+        // A file still being written is read only up to its last complete record; a half-written one, or one still
+        // empty (opened before its first record), is left for the next run, never quarantined. (A truncated gzip end
+        // of a young file rolls its load back: see ReceiptBatch.)
         if !isSettled && scan.whole.size == 0 { return PreparedReceiptFile(path: path, skipped: .stillBeingWritten) }
         var consumed = scan.whole
         if !isSettled && !scan.isGzip && !Self.endsWithCompleteRecord(scan, format: format) {
