@@ -34,16 +34,27 @@ package struct RunRecorder {
 
     /// Marks as `abandoned` the runs still `running` whose server session is gone: their process was killed before
     /// it could record an end. Rows from before sessions were recorded count once a day has passed.
+    ///
+    /// Found first, then marked by id: on Citus, where `pipeline_run` is a reference table, an update may neither read
+    /// `pg_stat_activity` (the coordinator's own) nor call `now()` inside a CASE. A run that ends in between keeps
+    /// its outcome: only rows still `running` are marked.
     static func markAbandoned(on connection: Connection, logger: Logger) throws {
-        let marked = try connection.query(
+        let gone = try connection.query(
             """
-            UPDATE pipeline_run r SET outcome = 'abandoned', finished_at = now()
+            SELECT r.id FROM pipeline_run r
             WHERE r.outcome = 'running'
               AND CASE WHEN r.backend_pid IS NULL THEN r.started_at < now() - interval '1 day'
                        ELSE NOT EXISTS (SELECT 1 FROM pg_stat_activity a
                                         WHERE a.pid = r.backend_pid AND a.backend_start = r.backend_start) END
-            RETURNING r.id
-            """, context: "mark abandoned runs")
+            """, context: "find abandoned runs")
+        let ids = (0..<gone.rowCount).compactMap { gone.string($0, 0) }
+        guard !ids.isEmpty else { return }
+        let marked = try connection.query(
+            """
+            UPDATE pipeline_run SET outcome = 'abandoned', finished_at = now()
+            WHERE id = ANY ($1::bigint[]) AND outcome = 'running'
+            RETURNING id
+            """, [ids], context: "mark abandoned runs")
         for row in 0..<marked.rowCount {
             logger.warning(
                 "an earlier run was killed before it could finish", metadata: ["run": "\(marked.string(row, 0) ?? "?")"]
