@@ -3,10 +3,16 @@ internal import Postgres
 extension Connection {
     /// Runs the statements of `sql/queries/<name>.sql` in order. A statement that names a placeholder takes all of
     /// `parameters` (the file's header says what `$1`, `$2`… are); the others take none, as PostgreSQL requires.
-    func runQueryFile(_ name: String, parameters: [(any PostgresParameter)?] = [], context: String) throws {
+    /// Returns the last statement's result.
+    @discardableResult
+    func runQueryFile(
+        _ name: String, parameters: [(any PostgresParameter)?] = [], context: String
+    ) throws -> QueryResult? {
+        var last: QueryResult?
         for statement in try SQLResources.statements(ofQuery: name) {
             let taken = SQLPlaceholders(scanning: statement).numbers.isEmpty ? [] : parameters
-            try query(statement, taken, context: context)
+            last = try query(statement, taken, context: context)
         }
+        return last
     }
 }

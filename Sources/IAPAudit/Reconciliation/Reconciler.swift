@@ -67,10 +67,8 @@ package struct Reconciler {
                 // the last days' runs kept in memory; at the default random_page_cost (4: spinning disks) the planner
                 // read all of `purchase` instead, a cost that grows with the history.
                 try connection.planForFewRowsUntilCommit()
-                for (index, statement) in try SQLResources.statements(ofQuery: "reconcile_changes").enumerated() {
-                    let parameters: [(any PostgresParameter)?] = index == 0 ? [options.timeZone] : []
-                    try connection.query(statement, parameters, context: "reconcile: changed days")
-                }
+                try connection.runQueryFile(
+                    "reconcile_changes", parameters: [options.timeZone], context: "reconcile: changed days")
             } else {
                 try connection.query(
                     "CREATE TEMPORARY TABLE rc_window ON COMMIT DROP AS "
@@ -86,12 +84,10 @@ package struct Reconciler {
             summary.from = windows.string(0, 0)
             summary.to = windows.string(0, 1)
             summary.daysReconciled = try windows.requireInt(0, 2)
-            for (index, statement) in try SQLResources.statements(ofQuery: "reconcile").enumerated() {
-                // Only the first statement takes parameters; the rest read them from rc_setting.
-                let parameters: [(any PostgresParameter)?] =
-                    index == 0 ? [options.timeZone, runID.map { Int($0) }, summary.scope.rawValue] : []
-                try connection.query(statement, parameters, context: "reconcile \(from)…\(to)")
-            }
+            // Only the first statement names parameters; the rest read them from rc_setting.
+            try connection.runQueryFile(
+                "reconcile", parameters: [options.timeZone, runID.map { Int($0) }, summary.scope.rawValue],
+                context: "reconcile \(from)…\(to)")
             try summarize(into: &summary)
             // What the stored lines now reflect. A forced window leaves the changed days outside it for later.
             if summary.scope != .window {

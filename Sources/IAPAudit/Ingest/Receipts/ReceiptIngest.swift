@@ -234,9 +234,7 @@ package struct ReceiptIngest {
             logger.debug("loaded rows", metadata: ["file": "\(path)", "seconds": "\(stopwatch.seconds)"])
             counts.alreadyStored = try dropRecordsStoredBefore(fileID: fileID, path: path)
             counts.stored -= counts.alreadyStored
-            for statement in try SQLResources.statements(ofQuery: "receipt_merge") {
-                try connection.query(statement, context: "merge \(path)")
-            }
+            try connection.runQueryFile("receipt_merge", context: "merge \(path)")
             let conflicts = try connection.query(
                 try SQLResources.query("receipt_compare_copies"), context: "compare copies from \(path)")
             conflicting = (0..<conflicts.rowCount).map { row in
@@ -254,13 +252,10 @@ package struct ReceiptIngest {
     /// Removes this file's records that were stored before (by an earlier file, or earlier in this one) with
     /// everything staged for them; returns how many.
     private func dropRecordsStoredBefore(fileID: Int64, path: String) throws -> Int {
-        var dropped = 0
-        for statement in try SQLResources.statements(ofQuery: "receipt_dedupe") {
-            let parameters: [(any PostgresParameter)?] = statement.contains("$1") ? [Int(fileID)] : []
-            let result = try connection.query(statement, parameters, context: "drop records stored before, \(path)")
-            if statement.contains("count(*) FROM stage_duplicate") { dropped = result.int(0, 0) ?? 0 }
-        }
-        return dropped
+        // The file's last statement counts what it dropped.
+        let counted = try connection.runQueryFile(
+            "receipt_dedupe", parameters: [Int(fileID)], context: "drop records stored before, \(path)")
+        return counted?.int(0, 0) ?? 0
     }
 
     /// Streams the file: its thread parses and renders rows, this one loads them. Receipts go straight into
