@@ -211,7 +211,7 @@ added AS (
       AND p.environment = 'Production'
       AND p.in_app_ownership_type IS DISTINCT FROM 'FAMILY_SHARED'
       AND p.is_upgraded IS NOT TRUE
-    GROUP BY r.account_key, p.id, pr.type, m.store_account_key
+    GROUP BY r.account_key, p.environment, p.transaction_id, pr.type, m.store_account_key
     -- Only a purchase that is not recounted keeps its rows: this run's copies add to them.
     ON CONFLICT (account_key, purchase_id) DO UPDATE
     SET receipts = ap.receipts + excluded.receipts,

@@ -40,7 +40,7 @@ SELECT p.id, p.environment, p.transaction_id, p.original_transaction_id, p.web_o
 FROM rc_new_copy c
 JOIN receipt r ON r.id = c.receipt_id AND r.file_id = c.receipt_id >> 32
 JOIN purchase p ON p.environment = c.environment AND p.transaction_id = c.transaction_id
-GROUP BY p.id;
+GROUP BY p.environment, p.transaction_id;
 ANALYZE rc_listed;
 
 -- The first receipt is found by key (file_id repeats the id's high half: receipt ids hash badly, decisions.md). A

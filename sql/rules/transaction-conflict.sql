@@ -28,4 +28,4 @@ SELECT 'transaction' AS subject_kind,
 FROM purchase_conflict c
 CROSS JOIN s
 JOIN purchase p ON p.id = c.purchase_id
-GROUP BY p.id
+GROUP BY p.environment, p.transaction_id

@@ -40,7 +40,8 @@ package enum DatabaseLocation: Sendable {
         }
     }
 
-    /// Connects (starting the embedded server and creating its database when needed) and migrates the schema.
+    /// Connects (starting the embedded server and creating its database when needed), migrates the schema and, on a
+    /// Citus coordinator, places the tables.
     package func connect(environment: [String: String], logger: Logger) throws -> Connection {
         let connection: Connection
         do {
@@ -60,6 +61,10 @@ package enum DatabaseLocation: Sendable {
             throw error.isUnavailable ? IAPAuditError.databaseUnavailable(error) : IAPAuditError.database(error)
         }
         try Migrator(logger: logger).migrate(connection)
+        if try CitusDistribution.isPresent(on: connection) {
+            try CitusDistribution.placeTables(connection, logger: logger)
+            try CitusDistribution.configureSession(connection)
+        }
         return connection
     }
 

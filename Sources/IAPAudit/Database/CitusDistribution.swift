@@ -1,0 +1,104 @@
+package import Logging
+package import Postgres
+
+/// Where each table lives on a Citus cluster (docs/scale.md, "Citus"): the bulk tables are split across the workers
+/// by one column, the small ones are copied to every worker (reference tables), so that any table joins any other.
+///
+/// On plain PostgreSQL none of this runs. On a Citus coordinator (the `citus` extension is present in the database)
+/// every command places, after migrating, each table that is not placed yet; a table a later migration adds is placed
+/// by the first command that sees it.
+package enum CitusDistribution {
+    /// How one table is placed.
+    enum Placement: Equatable {
+        /// A copy on every node: small tables, and those joined with everything.
+        case reference
+        /// Split by `column`; tables split by related columns share a colocation group, so their joins on it stay on
+        /// one worker.
+        case distributed(by: String, colocatedWith: String?)
+    }
+
+    /// Every table of the schema, in the order they are placed: reference tables first, because distributed tables
+    /// have foreign keys to them; within a colocation group, its first table first.
+    static let placements: [(table: String, placement: Placement)] = [
+        ("schema_migration", .reference),
+        ("install_setting", .reference),
+        ("pipeline_run", .reference),
+        ("input_file", .reference),
+        ("known_file", .reference),
+        ("app", .reference),
+        ("product", .reference),
+        ("sales_report", .reference),
+        ("sales_report_period", .reference),
+        ("sales_report_finding", .reference),
+        ("reconciliation_line", .reference),
+        ("reconcile_state", .reference),
+        ("reconcile_file", .reference),
+        ("reconcile_recorded_day", .reference),
+        ("detection_state", .reference),
+        ("detect_file", .reference),
+        ("detect_pending", .reference),
+        ("store_account", .reference),
+        ("store_account_file", .reference),
+        ("store_account_merge", .reference),
+        ("store_account_recorded", .reference),
+        ("store_account_app_transaction", .reference),
+        // The receipt side, by receipt id: written by COPY per file, read by receipt.
+        ("receipt", .distributed(by: "id", colocatedWith: nil)),
+        ("receipt_summary", .distributed(by: "id", colocatedWith: "receipt")),
+        ("receipt_purchase", .distributed(by: "receipt_id", colocatedWith: "receipt")),
+        ("pending_renewal", .distributed(by: "receipt_id", colocatedWith: "receipt")),
+        ("signed_object", .distributed(by: "receipt_id", colocatedWith: "receipt")),
+        ("purchase_conflict", .distributed(by: "receipt_id", colocatedWith: "receipt")),
+        // The transaction side, by transaction id (and the keys grouped with transactions).
+        ("purchase", .distributed(by: "transaction_id", colocatedWith: nil)),
+        ("store_account_member", .distributed(by: "original_transaction_id", colocatedWith: "purchase")),
+        ("account_purchase", .distributed(by: "account_key", colocatedWith: "purchase")),
+        ("flag", .distributed(by: "subject_key", colocatedWith: "purchase")),
+        // Files' rows, by file.
+        ("sales_report_row", .distributed(by: "file_id", colocatedWith: nil)),
+        ("quarantine", .distributed(by: "id", colocatedWith: nil)),
+    ]
+
+    /// Whether the connected database is a Citus coordinator's.
+    package static func isPresent(on connection: Connection) throws -> Bool {
+        try connection.query("SELECT 1 FROM pg_extension WHERE extname = 'citus'", context: "look for Citus")
+            .rowCount > 0
+    }
+
+    /// Per session on a coordinator: joins between distributed tables that are not on their distribution columns
+    /// (a receipt's transactions, a transaction's receipts) run as repartition joins instead of failing.
+    package static func configureSession(_ connection: Connection) throws {
+        try connection.execute(
+            script: "SET citus.enable_repartition_joins = on", context: "allow Citus repartition joins")
+    }
+
+    /// Places every table not placed yet (on a coordinator: `isPresent`).
+    package static func placeTables(_ connection: Connection, logger: Logger) throws {
+        for (table, placement) in placements {
+            try connection.transaction {
+                // Two commands starting at once on a new cluster: the second waits, then sees the table placed.
+                try connection.advisoryTransactionLock(Migrator.lockKey)
+                // Not placed yet: absent, or a "Citus local" table (what Citus makes of a table with a foreign key
+                // to a reference table, e.g. input_file once pipeline_run is one).
+                let placed =
+                    try connection.query(
+                        """
+                        SELECT 1 FROM pg_dist_partition
+                        WHERE logicalrelid = $1::regclass AND (partmethod = 'h' OR repmodel = 't')
+                        """, [table], context: "is \(table) placed"
+                    ).rowCount > 0
+                guard !placed else { return }
+                switch placement {
+                case .reference:
+                    try connection.query(
+                        "SELECT create_reference_table($1)", [table], context: "make \(table) a reference table")
+                case .distributed(let column, let colocatedWith):
+                    try connection.query(
+                        "SELECT create_distributed_table($1, $2, colocate_with => $3)",
+                        [table, column, colocatedWith ?? "default"], context: "distribute \(table)")
+                }
+                logger.info("placed table on the Citus cluster", metadata: ["table": "\(table)", "as": "\(placement)"])
+            }
+        }
+    }
+}
