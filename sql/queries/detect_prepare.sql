@@ -92,21 +92,34 @@ SELECT p.id, p.environment, p.transaction_id, coalesce(p.original_transaction_id
 FROM purchase p
 WHERE (SELECT rebuild FROM detect_setting);
 
-INSERT INTO detect_changed_purchase
-SELECT DISTINCT p.id, p.environment, p.transaction_id, coalesce(p.original_transaction_id, p.transaction_id),
-       p.changed_receipt_id IS NOT NULL AND p.changed_receipt_id >> 32 IN (SELECT file_id FROM detect_new_file)
+-- The new receipts' transactions are read apart from the transactions themselves: on Citus (docs/scale.md)
+-- receipt_purchase is split by receipt id and purchase by transaction id, and one statement cannot join a temporary
+-- table to both.
+CREATE TEMPORARY TABLE detect_new_listing ON COMMIT DROP AS
+SELECT DISTINCT rp.environment, rp.transaction_id
 FROM detect_new_receipt r
 JOIN receipt_purchase rp ON rp.receipt_id = r.id
-JOIN purchase p ON p.environment = rp.environment AND p.transaction_id = rp.transaction_id
-WHERE NOT (SELECT rebuild FROM detect_setting)
+WHERE NOT (SELECT rebuild FROM detect_setting);
+ANALYZE detect_new_listing;
+
+INSERT INTO detect_changed_purchase
+SELECT p.id, p.environment, p.transaction_id, coalesce(p.original_transaction_id, p.transaction_id),
+       p.changed_receipt_id IS NOT NULL AND p.changed_receipt_id >> 32 IN (SELECT file_id FROM detect_new_file)
+FROM detect_new_listing l
+JOIN purchase p ON p.environment = l.environment AND p.transaction_id = l.transaction_id
 ON CONFLICT DO NOTHING;
+
+-- The members apart from their purchases, as above: store_account_member is split by original transaction id.
+CREATE TEMPORARY TABLE detect_renamed_member ON COMMIT DROP AS
+SELECT m.original_transaction_id AS ot
+FROM detect_renamed_cluster s
+JOIN store_account_member m ON m.store_account_key = s.key;
+ANALYZE detect_renamed_member;
 
 INSERT INTO detect_changed_purchase
 SELECT DISTINCT p.id, p.environment, p.transaction_id, coalesce(p.original_transaction_id, p.transaction_id), true
-FROM detect_renamed_cluster s
-JOIN store_account_member m ON m.store_account_key = s.key
-JOIN purchase p ON p.original_transaction_id = m.original_transaction_id
-    OR (p.environment = 'Production' AND p.transaction_id = m.original_transaction_id)
+FROM detect_renamed_member m
+JOIN purchase p ON p.original_transaction_id = m.ot OR (p.environment = 'Production' AND p.transaction_id = m.ot)
 ON CONFLICT (id) DO UPDATE SET recount = true;
 
 -- Their rows do not change (no receipt of theirs is new); the rules that read app ids evaluate them again.

@@ -23,13 +23,19 @@ UPDATE store_account_member m SET store_account_key = x.new_key
 FROM cluster_remap x
 WHERE m.store_account_key = x.old_key;
 
-UPDATE store_account_recorded s SET store_account_key = x.new_key
-FROM cluster_remap x
-WHERE s.store_account_key = x.old_key;
+-- Written as upserts of the renamed rows: on Citus these two are reference tables, which an UPDATE … FROM a
+-- temporary table cannot change (docs/scale.md).
+INSERT INTO store_account_recorded AS s (store_account, store_account_key)
+SELECT s.store_account, x.new_key
+FROM store_account_recorded s
+JOIN cluster_remap x ON s.store_account_key = x.old_key
+ON CONFLICT (store_account) DO UPDATE SET store_account_key = excluded.store_account_key;
 
-UPDATE store_account_app_transaction t SET store_account_key = x.new_key
-FROM cluster_remap x
-WHERE t.store_account_key = x.old_key;
+INSERT INTO store_account_app_transaction AS t (app_transaction_id, store_account_key)
+SELECT t.app_transaction_id, x.new_key
+FROM store_account_app_transaction t
+JOIN cluster_remap x ON t.store_account_key = x.old_key
+ON CONFLICT (app_transaction_id) DO UPDATE SET store_account_key = excluded.store_account_key;
 
 INSERT INTO store_account_merge (merged_key, into_key, run_id)
 SELECT old_key, new_key, $1 FROM cluster_remap ORDER BY old_key;
@@ -64,24 +70,40 @@ SELECT key FROM cluster_result
 UNION
 SELECT old_key FROM cluster_remap;
 
-DELETE FROM store_account s USING cluster_affected a WHERE s.key = a.key;
+DELETE FROM store_account WHERE key = ANY (ARRAY(SELECT key FROM cluster_affected));
 
+-- Each count is grouped on its own and joined by key (Citus pushes no subquery in the select list down past an
+-- aggregate).
 INSERT INTO store_account (key, is_confirmed, original_transactions, recorded_store_accounts, holds_ownable,
     first_purchase_date, last_purchase_date, updated_run_id)
-SELECT m.store_account_key,
-       count(*) >= 2 OR bool_or(m.holds_ownable)
-           OR EXISTS (SELECT 1 FROM store_account_recorded s WHERE s.store_account_key = m.store_account_key)
+SELECT m.key,
+       m.members >= 2 OR m.holds_ownable OR recorded.key IS NOT NULL
            -- appTransactionId names one App Store account: a cluster resting on one is that account.
-           OR EXISTS (SELECT 1 FROM store_account_app_transaction t WHERE t.store_account_key = m.store_account_key),
-       count(*),
-       (SELECT count(*) FROM store_account_recorded s WHERE s.store_account_key = m.store_account_key),
-       bool_or(m.holds_ownable),
-       min(m.first_purchase_date),
-       max(m.last_purchase_date),
+           OR app.key IS NOT NULL,
+       m.members,
+       coalesce(recorded.accounts, 0),
+       m.holds_ownable,
+       m.first_purchase_date,
+       m.last_purchase_date,
        $1
-FROM store_account_member m
-WHERE m.store_account_key IN (SELECT key FROM cluster_affected)
-GROUP BY m.store_account_key;
+FROM (
+    SELECT store_account_key AS key, count(*) AS members, bool_or(holds_ownable) AS holds_ownable,
+        min(first_purchase_date) AS first_purchase_date, max(last_purchase_date) AS last_purchase_date
+    FROM store_account_member
+    WHERE store_account_key IN (SELECT key FROM cluster_affected)
+    GROUP BY store_account_key
+) m
+LEFT JOIN (
+    SELECT store_account_key AS key, count(*) AS accounts
+    FROM store_account_recorded
+    WHERE store_account_key IN (SELECT key FROM cluster_affected)
+    GROUP BY store_account_key
+) recorded ON recorded.key = m.key
+LEFT JOIN (
+    SELECT DISTINCT store_account_key AS key
+    FROM store_account_app_transaction
+    WHERE store_account_key IN (SELECT key FROM cluster_affected)
+) app ON app.key = m.key;
 
 INSERT INTO store_account_file (file_id, run_id)
 SELECT file_id, $1 FROM cluster_file;

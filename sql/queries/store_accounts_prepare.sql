@@ -29,27 +29,35 @@ ANALYZE cluster_receipt;
 -- estimate, which the repeated receipt-id condition below divides by hundreds (1.9 s instead of 5.1 at 1M entries).
 SELECT set_config('enable_nestloop', (NOT $1::boolean)::text, true);
 
--- Production, status-0 transactions of catalog apps; family-shared entries never link accounts. Never device ids,
--- download ids, our own account or addresses. A verified StoreKit 2 transaction brings its appTransactionId (only
--- verified ones reach purchase), which names one App Store account per app.
-CREATE TEMPORARY TABLE cluster_entry ON COMMIT DROP AS
-SELECT r.id AS receipt_id,
-       r.style,
-       r.store_account,
-       p.app_transaction_id,
-       coalesce(p.original_transaction_id, p.transaction_id) AS ot,
-       p.purchase_date,
-       coalesce(pr.type IN ('non-consumable', 'auto-renewable', 'non-renewing', 'free-subscription'), false)
-           AS is_ownable
+-- Their production transaction entries, read apart from the transactions: on Citus (docs/scale.md) receipt_purchase
+-- is split by receipt id and purchase by transaction id, and one statement cannot join a temporary table to both.
+CREATE TEMPORARY TABLE cluster_link ON COMMIT DROP AS
+SELECT r.id AS receipt_id, r.style, r.store_account, rp.environment, rp.transaction_id
 FROM cluster_receipt r
 -- The second condition says the same (a receipt id's high half is its file) and makes a hash join of receipt ids
 -- fast: PostgreSQL hashes a bigint as the XOR of its halves, so file id * 2^32 + record number of a few hundred files
 -- falls on a few thousand hash values (a rebuild's join took 10 s instead of 0.5). docs/decisions.md, "Storage".
 JOIN receipt_purchase rp ON rp.receipt_id = r.id AND rp.receipt_id >> 32 = r.id >> 32
-JOIN purchase p ON p.environment = rp.environment AND p.transaction_id = rp.transaction_id
+WHERE rp.environment = 'Production';
+ANALYZE cluster_link;
+
+-- Those of catalog apps; family-shared entries never link accounts. Never device ids, download ids, our own account
+-- or addresses. A verified StoreKit 2 transaction brings its appTransactionId (only verified ones reach purchase),
+-- which names one App Store account per app.
+CREATE TEMPORARY TABLE cluster_entry ON COMMIT DROP AS
+SELECT l.receipt_id,
+       l.style,
+       l.store_account,
+       p.app_transaction_id,
+       coalesce(p.original_transaction_id, p.transaction_id) AS ot,
+       p.purchase_date,
+       coalesce(pr.type IN ('non-consumable', 'auto-renewable', 'non-renewing', 'free-subscription'), false)
+           AS is_ownable
+FROM cluster_link l
+JOIN purchase p ON p.environment = l.environment AND p.transaction_id = l.transaction_id
 JOIN app a ON a.bundle_id = p.bundle_id
 LEFT JOIN product pr ON pr.bundle_id = p.bundle_id AND pr.product_id = p.product_id
-WHERE p.environment = 'Production' AND p.in_app_ownership_type IS DISTINCT FROM 'FAMILY_SHARED';
+WHERE p.in_app_ownership_type IS DISTINCT FROM 'FAMILY_SHARED';
 SET LOCAL enable_nestloop TO DEFAULT;
 
 -- Temporary tables are never analyzed automatically; without statistics the planner guesses badly at scale.

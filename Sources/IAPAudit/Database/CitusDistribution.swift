@@ -10,8 +10,12 @@ package import Postgres
 package enum CitusDistribution {
     /// How one table is placed.
     enum Placement: Equatable {
-        /// A copy on every node: small tables, and those joined with everything.
+        /// A copy on every node: small tables joined with everything, and changed only by plain inserts and upserts.
         case reference
+        /// On the coordinator alone ("Citus local"): the pipeline's own bookkeeping, which it changes from its
+        /// temporary tables; Citus cannot change a reference table from a temporary table, which lives on the
+        /// coordinator only.
+        case coordinator
         /// Split by `column`; tables split by related columns share a colocation group, so their joins on it stay on
         /// one worker.
         case distributed(by: String, colocatedWith: String?)
@@ -30,18 +34,17 @@ package enum CitusDistribution {
         ("sales_report", .reference),
         ("sales_report_period", .reference),
         ("sales_report_finding", .reference),
-        ("reconciliation_line", .reference),
-        ("reconcile_state", .reference),
-        ("reconcile_file", .reference),
-        ("reconcile_recorded_day", .reference),
-        ("detection_state", .reference),
-        ("detect_file", .reference),
-        ("detect_pending", .reference),
-        ("store_account", .reference),
-        ("store_account_file", .reference),
         ("store_account_merge", .reference),
         ("store_account_recorded", .reference),
         ("store_account_app_transaction", .reference),
+        ("reconciliation_line", .coordinator),
+        ("reconcile_state", .coordinator),
+        ("reconcile_file", .coordinator),
+        ("reconcile_recorded_day", .coordinator),
+        ("detection_state", .coordinator),
+        ("detect_file", .coordinator),
+        ("detect_pending", .coordinator),
+        ("store_account_file", .coordinator),
         // The receipt side, by receipt id: written by COPY per file, read by receipt.
         ("receipt", .distributed(by: "id", colocatedWith: nil)),
         ("receipt_summary", .distributed(by: "id", colocatedWith: "receipt")),
@@ -54,6 +57,7 @@ package enum CitusDistribution {
         ("store_account_member", .distributed(by: "original_transaction_id", colocatedWith: "purchase")),
         ("account_purchase", .distributed(by: "account_key", colocatedWith: "purchase")),
         ("flag", .distributed(by: "subject_key", colocatedWith: "purchase")),
+        ("store_account", .distributed(by: "key", colocatedWith: "purchase")),
         // Files' rows, by file.
         ("sales_report_row", .distributed(by: "file_id", colocatedWith: nil)),
         ("quarantine", .distributed(by: "id", colocatedWith: nil)),
@@ -78,20 +82,24 @@ package enum CitusDistribution {
             try connection.transaction {
                 // Two commands starting at once on a new cluster: the second waits, then sees the table placed.
                 try connection.advisoryTransactionLock(Migrator.lockKey)
-                // Not placed yet: absent, or a "Citus local" table (what Citus makes of a table with a foreign key
-                // to a reference table, e.g. input_file once pipeline_run is one).
+                // Not placed yet: absent, or (unless it belongs there) a Citus local table, which is what Citus
+                // makes of a table with a foreign key to a reference table (input_file once pipeline_run is one).
                 let placed =
                     try connection.query(
                         """
                         SELECT 1 FROM pg_dist_partition
-                        WHERE logicalrelid = $1::regclass AND (partmethod = 'h' OR repmodel = 't')
-                        """, [table], context: "is \(table) placed"
+                        WHERE logicalrelid = $1::regclass AND (partmethod = 'h' OR repmodel = 't' OR $2)
+                        """, [table, placement == .coordinator], context: "is \(table) placed"
                     ).rowCount > 0
                 guard !placed else { return }
                 switch placement {
                 case .reference:
                     try connection.query(
                         "SELECT create_reference_table($1)", [table], context: "make \(table) a reference table")
+                case .coordinator:
+                    try connection.query(
+                        "SELECT citus_add_local_table_to_metadata($1)", [table],
+                        context: "keep \(table) on the coordinator")
                 case .distributed(let column, let colocatedWith):
                     try connection.query(
                         "SELECT create_distributed_table($1, $2, colocate_with => $3)",
