@@ -176,55 +176,62 @@ INSERT INTO detect_changed_row SELECT * FROM gone;
 -- repeated receipt-id condition below divides by the number of files.
 DO $$ BEGIN IF (SELECT rebuild FROM detect_setting) THEN SET LOCAL enable_nestloop = off; END IF; END $$;
 
--- The copies counted: every copy of a recounted purchase, this run's copies of the others.
+-- The copies counted: every copy of a recounted purchase, this run's copies of the others; counted per purchase and
+-- account with the receipts' facts. receipt_purchase and receipt_summary are both split by receipt id on Citus, so
+-- this join stays on each worker; purchase and store_account_member are read below, from what it found.
+CREATE TEMPORARY TABLE detect_posting ON COMMIT DROP AS
 WITH copy AS (
-    SELECT c.id AS purchase_id, rp.receipt_id
+    SELECT c.id AS purchase_id, c.environment, c.transaction_id, rp.receipt_id
     FROM detect_changed_purchase c
     JOIN receipt_purchase rp ON rp.environment = c.environment AND rp.transaction_id = c.transaction_id
     WHERE c.recount
     UNION ALL
-    SELECT c.id, rp.receipt_id
+    SELECT c.id, c.environment, c.transaction_id, rp.receipt_id
     FROM detect_new_receipt r
     JOIN receipt_purchase rp ON rp.receipt_id = r.id
     JOIN detect_changed_purchase c ON c.environment = rp.environment AND c.transaction_id = rp.transaction_id
     WHERE NOT c.recount
-),
-added AS (
+)
+SELECT x.purchase_id, x.environment, x.transaction_id, r.account_key,
+       min(coalesce(r.recorded_at, r.request_date)) AS first_posted_at,
+       -- A copy whose receipt has neither date posted at the purchase date (read with the purchase, below).
+       bool_or(r.recorded_at IS NULL AND r.request_date IS NULL) AS has_undated_copy,
+       min(r.id) AS first_receipt_id,
+       count(*) AS receipts
+FROM copy x
+-- file_id repeats the id's high half, so that a hash join of receipt ids spreads (store_accounts_prepare.sql).
+JOIN receipt_summary r ON r.id = x.receipt_id AND r.file_id = x.receipt_id >> 32
+WHERE r.status = 0 AND NOT r.is_sandbox AND r.account_key IS NOT NULL AND x.environment = 'Production'
+GROUP BY x.purchase_id, x.environment, x.transaction_id, r.account_key;
+ANALYZE detect_posting;
+
+-- Their purchases, with the product's type.
+CREATE TEMPORARY TABLE detect_posted_purchase ON COMMIT DROP AS
+SELECT p.id, p.transaction_id, coalesce(p.original_transaction_id, p.transaction_id) AS ot, p.product_id,
+       p.bundle_id, pr.type AS product_type, p.quantity, p.purchase_date, p.cancellation_date, p.cancellation_reason,
+       coalesce(p.is_trial_period, false) OR coalesce(p.is_in_intro_offer_period, false) AS is_intro_offer,
+       coalesce(p.subscription_group_identifier, p.bundle_id) AS subscription_group,
+       -- A restore re-issues a non-consumable under a new transaction id: not a payment. Renewals are.
+       p.original_transaction_id IS NULL OR p.original_transaction_id = p.transaction_id
+           OR pr.type = 'auto-renewable' AS is_payment
+FROM (SELECT DISTINCT environment, transaction_id FROM detect_posting) x
+JOIN purchase p ON p.environment = x.environment AND p.transaction_id = x.transaction_id
+LEFT JOIN product pr ON pr.bundle_id = p.bundle_id AND pr.product_id = p.product_id
+WHERE p.in_app_ownership_type IS DISTINCT FROM 'FAMILY_SHARED' AND p.is_upgraded IS NOT TRUE;
+ANALYZE detect_posted_purchase;
+
+WITH added AS (
     INSERT INTO account_purchase AS ap (account_key, purchase_id, transaction_id, original_transaction_id, product_id,
         bundle_id, product_type, quantity, purchase_date, cancellation_date, cancellation_reason, is_intro_offer,
         subscription_group, is_payment, store_account_key, first_posted_at, first_receipt_id, receipts)
-    SELECT r.account_key,
-           p.id,
-           p.transaction_id,
-           coalesce(p.original_transaction_id, p.transaction_id),
-           p.product_id,
-           p.bundle_id,
-           pr.type,
-           p.quantity,
-           p.purchase_date,
-           p.cancellation_date,
-           p.cancellation_reason,
-           coalesce(p.is_trial_period, false) OR coalesce(p.is_in_intro_offer_period, false),
-           coalesce(p.subscription_group_identifier, p.bundle_id),
-           -- A restore re-issues a non-consumable under a new transaction id: not a payment. Renewals are.
-           p.original_transaction_id IS NULL OR p.original_transaction_id = p.transaction_id
-               OR pr.type = 'auto-renewable',
-           m.store_account_key,
-           min(coalesce(r.recorded_at, r.request_date, p.purchase_date)),
-           min(r.id),
-           count(*)
-    FROM copy x
-    JOIN purchase p ON p.id = x.purchase_id
-    -- file_id repeats the id's high half, so that a hash join of receipt ids spreads (store_accounts_prepare.sql).
-    JOIN receipt_summary r ON r.id = x.receipt_id AND r.file_id = x.receipt_id >> 32
-    LEFT JOIN product pr ON pr.bundle_id = p.bundle_id AND pr.product_id = p.product_id
-    LEFT JOIN store_account_member m
-        ON m.original_transaction_id = coalesce(p.original_transaction_id, p.transaction_id)
-    WHERE r.status = 0 AND NOT r.is_sandbox AND r.account_key IS NOT NULL
-      AND p.environment = 'Production'
-      AND p.in_app_ownership_type IS DISTINCT FROM 'FAMILY_SHARED'
-      AND p.is_upgraded IS NOT TRUE
-    GROUP BY r.account_key, p.environment, p.transaction_id, pr.type, m.store_account_key
+    SELECT x.account_key, p.id, p.transaction_id, p.ot, p.product_id, p.bundle_id, p.product_type, p.quantity,
+           p.purchase_date, p.cancellation_date, p.cancellation_reason, p.is_intro_offer, p.subscription_group,
+           p.is_payment, m.store_account_key,
+           least(x.first_posted_at, CASE WHEN x.has_undated_copy THEN p.purchase_date END),
+           x.first_receipt_id, x.receipts
+    FROM detect_posting x
+    JOIN detect_posted_purchase p ON p.id = x.purchase_id
+    LEFT JOIN store_account_member m ON m.original_transaction_id = p.ot
     -- Only a purchase that is not recounted keeps its rows: this run's copies add to them.
     ON CONFLICT (account_key, purchase_id) DO UPDATE
     SET receipts = ap.receipts + excluded.receipts,

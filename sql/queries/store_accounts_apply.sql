@@ -70,7 +70,10 @@ SELECT key FROM cluster_result
 UNION
 SELECT old_key FROM cluster_remap;
 
-DELETE FROM store_account WHERE key = ANY (ARRAY(SELECT key FROM cluster_affected));
+-- A cluster merged into another this run is gone; the others are written again below. The merged keys are read back
+-- from store_account_merge, not from cluster_remap: on Citus store_account is a reference table, which a statement
+-- reading a temporary table cannot change (docs/scale.md).
+DELETE FROM store_account WHERE key IN (SELECT merged_key FROM store_account_merge WHERE run_id = $1);
 
 -- Each count is grouped on its own and joined by key (Citus pushes no subquery in the select list down past an
 -- aggregate).
@@ -103,7 +106,12 @@ LEFT JOIN (
     SELECT DISTINCT store_account_key AS key
     FROM store_account_app_transaction
     WHERE store_account_key IN (SELECT key FROM cluster_affected)
-) app ON app.key = m.key;
+) app ON app.key = m.key
+ON CONFLICT (key) DO UPDATE
+SET is_confirmed = excluded.is_confirmed, original_transactions = excluded.original_transactions,
+    recorded_store_accounts = excluded.recorded_store_accounts, holds_ownable = excluded.holds_ownable,
+    first_purchase_date = excluded.first_purchase_date, last_purchase_date = excluded.last_purchase_date,
+    updated_run_id = excluded.updated_run_id;
 
 INSERT INTO store_account_file (file_id, run_id)
 SELECT file_id, $1 FROM cluster_file;

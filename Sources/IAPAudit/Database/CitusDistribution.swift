@@ -34,6 +34,7 @@ package enum CitusDistribution {
         ("sales_report", .reference),
         ("sales_report_period", .reference),
         ("sales_report_finding", .reference),
+        ("store_account", .reference),
         ("store_account_merge", .reference),
         ("store_account_recorded", .reference),
         ("store_account_app_transaction", .reference),
@@ -57,7 +58,6 @@ package enum CitusDistribution {
         ("store_account_member", .distributed(by: "original_transaction_id", colocatedWith: "purchase")),
         ("account_purchase", .distributed(by: "account_key", colocatedWith: "purchase")),
         ("flag", .distributed(by: "subject_key", colocatedWith: "purchase")),
-        ("store_account", .distributed(by: "key", colocatedWith: "purchase")),
         // Files' rows, by file.
         ("sales_report_row", .distributed(by: "file_id", colocatedWith: nil)),
         ("quarantine", .distributed(by: "id", colocatedWith: nil)),
