@@ -9,7 +9,7 @@ package import Postgres
 /// by the first command that sees it.
 package enum CitusDistribution {
     /// How one table is placed.
-    enum Placement: Equatable {
+    package enum Placement: Equatable, Sendable {
         /// A copy on every node: small tables joined with everything, and changed only by plain inserts and upserts.
         case reference
         /// On the coordinator alone ("Citus local"): the pipeline's own bookkeeping, which it changes from its
@@ -23,7 +23,7 @@ package enum CitusDistribution {
 
     /// Every table of the schema, in the order they are placed: reference tables first, because distributed tables
     /// have foreign keys to them; within a colocation group, its first table first.
-    static let placements: [(table: String, placement: Placement)] = [
+    package static let placements: [(table: String, placement: Placement)] = [
         ("schema_migration", .reference),
         ("install_setting", .reference),
         ("pipeline_run", .reference),
