@@ -235,11 +235,8 @@ package struct ReceiptIngest {
             counts.alreadyStored = try dropRecordsStoredBefore(fileID: fileID, path: path)
             counts.stored -= counts.alreadyStored
             try connection.runQueryFile("receipt_merge", context: "merge \(path)")
-            // The file's last statement lists the conflicting transactions.
-            guard
-                let conflicts = try connection.runQueryFile(
-                    "receipt_compare_copies", context: "compare copies from \(path)")
-            else { throw IAPAuditError.internalInconsistency("receipt_compare_copies.sql ran no statement") }
+            let conflicts = try connection.query(
+                try SQLResources.query("receipt_compare_copies"), context: "compare copies from \(path)")
             conflicting = (0..<conflicts.rowCount).map { row in
                 TransactionKey(
                     environment: conflicts.string(row, 0) ?? "", transactionID: conflicts.string(row, 1) ?? "")
