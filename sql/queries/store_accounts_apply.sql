@@ -65,15 +65,14 @@ INSERT INTO store_account_app_transaction (app_transaction_id, store_account_key
 SELECT name, key FROM cluster_result WHERE kind = 't'
 ON CONFLICT (app_transaction_id) DO UPDATE SET store_account_key = excluded.store_account_key;
 
-CREATE TEMPORARY TABLE cluster_affected ON COMMIT DROP AS
-SELECT key FROM cluster_result
-UNION
-SELECT old_key FROM cluster_remap;
-
--- A cluster merged into another this run is gone; the others are written again below. The merged keys are read back
--- from store_account_merge, not from cluster_remap: on Citus store_account is a reference table, which a statement
--- reading a temporary table cannot change (docs/scale.md).
+-- A cluster merged into another this run is gone. The merged keys are read back from store_account_merge, not from
+-- cluster_remap: on Citus store_account is a reference table, which a statement reading a temporary table cannot
+-- change (docs/scale.md).
 DELETE FROM store_account WHERE key IN (SELECT merged_key FROM store_account_merge WHERE run_id = $1);
+
+-- The clusters written again: those this run's components name. (A merged key has no member left, and is gone.)
+CREATE TEMPORARY TABLE cluster_affected ON COMMIT DROP AS
+SELECT DISTINCT key FROM cluster_result;
 
 -- Each count is grouped on its own and joined by key (Citus pushes no subquery in the select list down past an
 -- aggregate).

@@ -76,22 +76,15 @@ package enum CitusDistribution {
             script: "SET citus.enable_repartition_joins = on", context: "allow Citus repartition joins")
     }
 
-    /// Places every table not placed yet (on a coordinator: `isPresent`).
+    /// Places every table not placed yet (on a coordinator: `isPresent`). Once all are, a command's start reads one
+    /// catalog table and places nothing.
     package static func placeTables(_ connection: Connection, logger: Logger) throws {
-        for (table, placement) in placements {
+        let placed = try placedTables(connection)
+        for (table, placement) in placements where !placed.contains(table) {
             try connection.transaction {
                 // Two commands starting at once on a new cluster: the second waits, then sees the table placed.
                 try connection.advisoryTransactionLock(Migrator.lockKey)
-                // Not placed yet: absent, or (unless it belongs there) a Citus local table, which is what Citus
-                // makes of a table with a foreign key to a reference table (input_file once pipeline_run is one).
-                let placed =
-                    try connection.query(
-                        """
-                        SELECT 1 FROM pg_dist_partition
-                        WHERE logicalrelid = $1::regclass AND (partmethod = 'h' OR repmodel = 't' OR $2)
-                        """, [table, placement == .coordinator], context: "is \(table) placed"
-                    ).rowCount > 0
-                guard !placed else { return }
+                guard try !placedTables(connection).contains(table) else { return }
                 switch placement {
                 case .reference:
                     try connection.query(
@@ -108,5 +101,20 @@ package enum CitusDistribution {
                 logger.info("placed table on the Citus cluster", metadata: ["table": "\(table)", "as": "\(placement)"])
             }
         }
+    }
+
+    /// The tables placed where `placements` puts them. A Citus local table counts only where that is its place:
+    /// Citus makes one by itself of a table with a foreign key to a reference table (input_file once pipeline_run is
+    /// one), which is then still to be placed.
+    private static func placedTables(_ connection: Connection) throws -> Set<String> {
+        let found = try connection.query(
+            "SELECT logicalrelid::regclass::text, partmethod = 'h' OR repmodel = 't' FROM pg_dist_partition",
+            context: "read the placed tables")
+        let placementOf = Dictionary(uniqueKeysWithValues: placements.map { ($0.table, $0.placement) })
+        return Set(
+            (0..<found.rowCount).compactMap { row in
+                guard let table = found.string(row, 0) else { return nil }
+                return found.bool(row, 1) == true || placementOf[table] == .coordinator ? table : nil
+            })
     }
 }
