@@ -3,13 +3,14 @@ internal import Postgres
 extension Connection {
     /// Runs the statements of `sql/queries/<name>.sql` in order. A statement that names a placeholder takes all of
     /// `parameters` (the file's header says what `$1`, `$2`… are); the others take none, as PostgreSQL requires.
-    /// Returns the last statement's result.
+    /// Returns the last statement's result. On Citus (`dialect`) the file's `.citus.sql` form runs where it has one.
     @discardableResult
     func runQueryFile(
-        _ name: String, parameters: [(any PostgresParameter)?] = [], context: String
+        _ name: String, parameters: [(any PostgresParameter)?] = [], dialect: QueryDialect = .postgres,
+        context: String
     ) throws -> QueryResult? {
         var last: QueryResult?
-        for statement in try SQLResources.statements(ofQuery: name) {
+        for statement in try SQLResources.statements(ofQuery: name, on: dialect) {
             let taken = SQLPlaceholders(scanning: statement).numbers.isEmpty ? [] : parameters
             last = try query(statement, taken, context: context)
         }

@@ -1,19 +1,34 @@
 internal import Crypto
 internal import Foundation
+package import Postgres
+
+/// Which server a query runs on. A few queries have a second form, `<name>.citus.sql`, for a Citus coordinator: the
+/// form plain PostgreSQL runs fastest cannot run there (docs/scale.md, "Citus").
+package enum QueryDialect: Sendable {
+    case postgres
+    case citus
+
+    /// The dialect of the connected database.
+    package static func of(_ connection: Connection) throws -> QueryDialect {
+        try CitusDistribution.isPresent(on: connection) ? .citus : .postgres
+    }
+}
 
 /// The SQL that was built into this binary from `sql/`, `sql/queries/` and `reports/`.
 enum SQLResources {
-    /// A named query from `sql/queries/`, split into statements.
-    static func statements(ofQuery name: String) throws(IAPAuditError) -> [String] {
-        guard let text = EmbeddedResources.queries.first(where: { $0.name == name + ".sql" })?.text else {
-            throw IAPAuditError.internalInconsistency("query \(name).sql is not built into this binary")
-        }
-        return splitStatements(text)
+    /// A named query from `sql/queries/`, split into statements: on Citus its `<name>.citus.sql` form where it has one.
+    static func statements(ofQuery name: String, on dialect: QueryDialect = .postgres) throws(IAPAuditError) -> [String]
+    {
+        splitStatements(try query(name, for: dialect))
     }
 
-    /// A whole query file's text.
-    static func query(_ name: String) throws(IAPAuditError) -> String {
-        guard let text = EmbeddedResources.queries.first(where: { $0.name == name + ".sql" })?.text else {
+    /// A whole query file's text: on Citus its `<name>.citus.sql` form where it has one.
+    static func query(_ name: String, for dialect: QueryDialect = .postgres) throws(IAPAuditError) -> String {
+        let queries = EmbeddedResources.queries
+        if dialect == .citus, let text = queries.first(where: { $0.name == name + ".citus.sql" })?.text {
+            return text
+        }
+        guard let text = queries.first(where: { $0.name == name + ".sql" })?.text else {
             throw IAPAuditError.internalInconsistency("query \(name).sql is not built into this binary")
         }
         return text

@@ -21,6 +21,7 @@ extension Workspace {
         ingest.onProgress = onProgress
         ingest.settlingSeconds = settings.settlingSeconds
         ingest.isRehash = settings.isRehash
+        ingest.queryDialect = try QueryDialect.of(connection)
         return try ingest.ingest(paths: paths, stop: stop)
     }
 }

@@ -28,6 +28,8 @@ package struct ReceiptIngest {
     package static let defaultSettlingSeconds: Double = 60
     /// Reads every file, also those `known_file` holds unchanged (`--rehash`).
     package var isRehash = false
+    /// The server's form of the dedupe and copy comparison (`QueryDialect.of` the connection).
+    package var queryDialect = QueryDialect.postgres
 
     /// An ingest writing through `connection`, hashing usernames with `hasher`, judging signed data with `verifier`,
     /// attributing rows to run `runID`.
@@ -235,8 +237,11 @@ package struct ReceiptIngest {
             counts.alreadyStored = try dropRecordsStoredBefore(fileID: fileID, path: path)
             counts.stored -= counts.alreadyStored
             try connection.runQueryFile("receipt_merge", context: "merge \(path)")
-            let conflicts = try connection.query(
-                try SQLResources.query("receipt_compare_copies"), context: "compare copies from \(path)")
+            // The file's last statement lists the conflicting transactions.
+            guard
+                let conflicts = try connection.runQueryFile(
+                    "receipt_compare_copies", dialect: queryDialect, context: "compare copies from \(path)")
+            else { throw IAPAuditError.internalInconsistency("receipt_compare_copies.sql ran no statement") }
             conflicting = (0..<conflicts.rowCount).map { row in
                 TransactionKey(
                     environment: conflicts.string(row, 0) ?? "", transactionID: conflicts.string(row, 1) ?? "")
@@ -254,7 +259,8 @@ package struct ReceiptIngest {
     private func dropRecordsStoredBefore(fileID: Int64, path: String) throws -> Int {
         // The file's last statement counts what it dropped.
         let counted = try connection.runQueryFile(
-            "receipt_dedupe", parameters: [Int(fileID)], context: "drop records stored before, \(path)")
+            "receipt_dedupe", parameters: [Int(fileID)], dialect: queryDialect,
+            context: "drop records stored before, \(path)")
         return counted?.int(0, 0) ?? 0
     }
 
