@@ -68,44 +68,71 @@ same_bytes AS (
                                                     WHERE subject_kind = 'receipt-data')))
     GROUP BY r.receipt_data_sha256, s.per_receipt
     HAVING count(DISTINCT r.account_key) >= s.per_receipt
+),
+-- The evidence is gathered in steps joined by key, not by subqueries per flag in the select list: Citus runs no
+-- correlated subquery beside a CTE (docs/scale.md).
+consumable_posts AS (
+    SELECT o.transaction_id,
+           jsonb_agg(jsonb_build_object('account_key', o.account_key, 'first_receipt_id', o.first_receipt_id,
+                                        'first_posted_at', o.first_posted_at)
+                     ORDER BY o.first_posted_at, o.account_key) AS posts
+    FROM account_purchase o
+    WHERE o.transaction_id = ANY (ARRAY(SELECT transaction_id FROM consumable))
+    GROUP BY o.transaction_id
+),
+original_posts AS (
+    SELECT w.original_transaction_id,
+           jsonb_agg(jsonb_build_object('account_key', u.account_key, 'first_receipt_id', u.first_receipt_id,
+                                        'first_posted_at', u.first_posted_at)
+                     ORDER BY u.first_posted_at, u.account_key) AS posts
+    FROM original_window w
+    CROSS JOIN s
+    JOIN original_use u ON u.original_transaction_id = w.original_transaction_id
+        AND u.first_posted_at >= w.window_start AND u.first_posted_at <= w.window_end
+    WHERE w.accounts >= s.per_original
+    GROUP BY w.original_transaction_id
+),
+same_bytes_receipt AS (
+    SELECT r.id, r.receipt_data_sha256, r.account_key, r.status, r.recorded_at, r.is_sandbox
+    FROM receipt_summary r
+    WHERE r.receipt_data_sha256 = ANY (ARRAY(SELECT receipt_data_sha256 FROM same_bytes))
+),
+same_bytes_posts AS (
+    SELECT r.receipt_data_sha256,
+           jsonb_agg(jsonb_build_object('receipt_id', r.id, 'account_key', r.account_key, 'status', r.status,
+                                        'recorded_at', r.recorded_at) ORDER BY r.id) AS posts
+    FROM same_bytes_receipt r
+    WHERE r.account_key IS NOT NULL AND NOT r.is_sandbox
+    GROUP BY r.receipt_data_sha256
+),
+-- Every copy a receipt lists was merged into purchase (receipt_merge.sql), so its transactions are read from the
+-- copies alone.
+same_bytes_transactions AS (
+    SELECT r.receipt_data_sha256, jsonb_agg(DISTINCT rp.transaction_id) AS transaction_ids
+    FROM same_bytes_receipt r
+    JOIN receipt_purchase rp ON rp.receipt_id = r.id
+    GROUP BY r.receipt_data_sha256
 )
 SELECT 'transaction' AS subject_kind, c.transaction_id AS subject_key, 'high' AS severity,
        c.window_start, c.window_end, c.accounts::numeric AS score,
        jsonb_build_object('pattern', 'transaction-posted-by-several-accounts', 'transaction_id', c.transaction_id,
-                          'product_id', c.product_id, 'app_accounts', c.accounts,
-                          'posts', (SELECT jsonb_agg(jsonb_build_object('account_key', o.account_key,
-                                                         'first_receipt_id', o.first_receipt_id,
-                                                         'first_posted_at', o.first_posted_at)
-                                                     ORDER BY o.first_posted_at, o.account_key)
-                                    FROM account_purchase o WHERE o.transaction_id = c.transaction_id)) AS evidence
+                          'product_id', c.product_id, 'app_accounts', c.accounts, 'posts', x.posts) AS evidence
 FROM consumable c
+JOIN consumable_posts x USING (transaction_id)
 UNION ALL
 SELECT 'transaction', w.original_transaction_id, 'high', w.window_start, w.window_end, w.accounts::numeric,
        jsonb_build_object('pattern', 'original-transaction-posted-by-several-accounts',
            'original_transaction_id', w.original_transaction_id, 'product_id', w.product_id,
-           'window_days', s.window_days, 'app_accounts', w.accounts,
-           'posts', (SELECT jsonb_agg(jsonb_build_object('account_key', u.account_key,
-                                          'first_receipt_id', u.first_receipt_id,
-                                          'first_posted_at', u.first_posted_at)
-                                      ORDER BY u.first_posted_at, u.account_key)
-                     FROM original_use u
-                     WHERE u.original_transaction_id = w.original_transaction_id
-                       AND u.first_posted_at >= w.window_start AND u.first_posted_at <= w.window_end))
-FROM original_window w CROSS JOIN s
-WHERE w.accounts >= s.per_original
+           'window_days', s.window_days, 'app_accounts', w.accounts, 'posts', x.posts)
+FROM original_window w
+CROSS JOIN s
+JOIN original_posts x USING (original_transaction_id)
 UNION ALL
 SELECT 'receipt-data', encode(b.receipt_data_sha256, 'hex'), 'high', b.window_start, b.window_end,
        b.accounts::numeric,
        jsonb_build_object('pattern', 'identical-receipt-posted-by-several-accounts',
            'receipt_data_sha256', encode(b.receipt_data_sha256, 'hex'), 'app_accounts', b.accounts,
-           'posts', (SELECT jsonb_agg(jsonb_build_object('receipt_id', r.id, 'account_key', r.account_key,
-                                          'status', r.status, 'recorded_at', r.recorded_at) ORDER BY r.id)
-                     FROM receipt_summary r
-                     WHERE r.receipt_data_sha256 = b.receipt_data_sha256 AND r.account_key IS NOT NULL
-                       AND NOT r.is_sandbox),
-           'transaction_ids', (SELECT jsonb_agg(DISTINCT p.transaction_id)
-                               FROM receipt_summary r
-                               JOIN receipt_purchase rp ON rp.receipt_id = r.id
-                               JOIN purchase p ON p.environment = rp.environment AND p.transaction_id = rp.transaction_id
-                               WHERE r.receipt_data_sha256 = b.receipt_data_sha256))
+           'posts', x.posts, 'transaction_ids', t.transaction_ids)
 FROM same_bytes b
+JOIN same_bytes_posts x USING (receipt_data_sha256)
+LEFT JOIN same_bytes_transactions t USING (receipt_data_sha256)

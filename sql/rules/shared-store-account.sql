@@ -40,6 +40,25 @@ best AS (
     FROM windowed w CROSS JOIN s
     WHERE w.app_accounts >= s.min_accounts
     ORDER BY w.store_account_key, w.app_accounts DESC, w.window_end
+),
+-- The evidence is gathered in steps joined by key, not by subqueries per flag in the select list: Citus runs no
+-- correlated subquery beside a CTE (docs/scale.md).
+use_transactions AS (
+    SELECT ap.store_account_key, ap.account_key, jsonb_agg(ap.transaction_id ORDER BY ap.transaction_id) AS ids
+    FROM account_purchase ap
+    WHERE ap.store_account_key = ANY (ARRAY(SELECT store_account_key FROM best))
+    GROUP BY ap.store_account_key, ap.account_key
+),
+uses AS (
+    SELECT b.store_account_key,
+           jsonb_agg(jsonb_build_object('account_key', u.account_key, 'first_used', u.first_used,
+                                        'transaction_ids', t.ids)
+                     ORDER BY u.first_used, u.account_key) AS uses
+    FROM best b
+    JOIN used u ON u.store_account_key = b.store_account_key
+        AND u.first_used >= b.window_start AND u.first_used <= b.window_end
+    JOIN use_transactions t ON t.store_account_key = u.store_account_key AND t.account_key = u.account_key
+    GROUP BY b.store_account_key
 )
 SELECT 'store-account' AS subject_kind,
        b.store_account_key AS subject_key,
@@ -47,20 +66,7 @@ SELECT 'store-account' AS subject_kind,
        b.window_start,
        b.window_end,
        b.app_accounts::numeric AS score,
-       jsonb_build_object(
-           'window_days', s.window_days,
-           'app_accounts', b.app_accounts,
-           'uses', (
-               SELECT jsonb_agg(jsonb_build_object(
-                          'account_key', u.account_key, 'first_used', u.first_used,
-                          'transaction_ids', (
-                              SELECT jsonb_agg(ap.transaction_id ORDER BY ap.transaction_id)
-                              FROM account_purchase ap
-                              WHERE ap.store_account_key = b.store_account_key AND ap.account_key = u.account_key))
-                      ORDER BY u.first_used, u.account_key)
-               FROM used u
-               WHERE u.store_account_key = b.store_account_key
-                 AND u.first_used >= b.window_start AND u.first_used <= b.window_end)
-       ) AS evidence
+       jsonb_build_object('window_days', s.window_days, 'app_accounts', b.app_accounts, 'uses', x.uses) AS evidence
 FROM best b
 CROSS JOIN s
+JOIN uses x USING (store_account_key)
