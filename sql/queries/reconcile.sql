@@ -235,11 +235,12 @@ WITH eligible AS (
       AND p.in_app_ownership_type IS DISTINCT FROM 'FAMILY_SHARED'
       -- A signed copy only exists when its signature verified, and its environment is its own signed word: a record
       -- that also holds a sandbox or Xcode object (is_sandbox) does not make a verified production transaction less so.
-      AND EXISTS (
+      -- Uncorrelated, which PostgreSQL plans as the same semi-join and Citus can run (docs/scale.md).
+      AND (p.environment, p.transaction_id) IN (
           -- file_id repeats the id's high half: receipt ids alone hash badly (docs/decisions.md, "Storage").
-          SELECT 1 FROM receipt_purchase rp JOIN receipt r ON r.id = rp.receipt_id AND r.file_id = rp.receipt_id >> 32
-          WHERE rp.environment = p.environment AND rp.transaction_id = p.transaction_id
-            AND r.status IN (0, 21006) AND (NOT r.is_sandbox OR rp.source = 'signed')
+          SELECT rp.environment, rp.transaction_id
+          FROM receipt_purchase rp JOIN receipt r ON r.id = rp.receipt_id AND r.file_id = rp.receipt_id >> 32
+          WHERE r.status IN (0, 21006) AND (NOT r.is_sandbox OR rp.source = 'signed')
       )
 ),
 resolved AS (

@@ -33,42 +33,58 @@ ANALYZE rc_new_copy;
 -- changes too — it is counted for the first time, or a signed copy may have given it a price; a refund, an upgrade or
 -- an expiry changes only the cancellation's day. is_valid_listing: a new receipt that counts lists it (the test
 -- reconcile.sql makes: status 0 or 21006, production, or a verified signed copy).
-CREATE TEMPORARY TABLE rc_listed ON COMMIT DROP AS
-SELECT p.id, p.environment, p.transaction_id, p.original_transaction_id, p.web_order_line_item_id, p.purchase_date,
-    p.cancellation_date, p.product_id, p.first_receipt_id, p.changed_receipt_id, p.signed_date,
+-- The copies meet their receipts first, then their transactions: Citus joins a temporary table to one distributed
+-- table at a time (docs/scale.md).
+CREATE TEMPORARY TABLE rc_new_listing ON COMMIT DROP AS
+SELECT c.environment, c.transaction_id,
     bool_or(r.status IN (0, 21006) AND (NOT r.is_sandbox OR c.source = 'signed')) AS is_valid_listing
 FROM rc_new_copy c
 JOIN receipt r ON r.id = c.receipt_id AND r.file_id = c.receipt_id >> 32
-JOIN purchase p ON p.environment = c.environment AND p.transaction_id = c.transaction_id
-GROUP BY p.environment, p.transaction_id;
+GROUP BY c.environment, c.transaction_id;
+ANALYZE rc_new_listing;
+CREATE TEMPORARY TABLE rc_listed ON COMMIT DROP AS
+SELECT p.id, p.environment, p.transaction_id, p.original_transaction_id, p.web_order_line_item_id, p.purchase_date,
+    p.cancellation_date, p.product_id, p.first_receipt_id, p.changed_receipt_id, p.signed_date, l.is_valid_listing
+FROM rc_new_listing l
+JOIN purchase p ON p.environment = l.environment AND p.transaction_id = l.transaction_id;
 ANALYZE rc_listed;
 
--- The first receipt is found by key (file_id repeats the id's high half: receipt ids hash badly, decisions.md). A
--- transaction whose first receipt did not count starts counting when a new valid receipt lists it and no earlier
--- one did: only then, not on every receipt of a sandbox tester that repeats it.
+-- The first receipts, read by key (a temporary table meets one distributed table at a time on Citus). A transaction
+-- whose first receipt did not count starts counting when a new valid receipt lists it and no earlier one did: only
+-- then, not on every receipt of a sandbox tester that repeats it.
+CREATE TEMPORARY TABLE rc_first_receipt ON COMMIT DROP AS
+SELECT r.id, r.status, r.is_sandbox
+FROM receipt r
+WHERE r.id IN (SELECT first_receipt_id FROM rc_listed);
+CREATE TEMPORARY TABLE rc_listed_change ON COMMIT DROP AS
+SELECT l.*, coalesce((l.first_receipt_id >> 32) IN (SELECT file_id FROM rc_new_file), false) AS is_first,
+    coalesce((l.changed_receipt_id >> 32) IN (SELECT file_id FROM rc_new_file), false) AS is_changed,
+    (first.id IS NULL OR first.status NOT IN (0, 21006) OR first.is_sandbox) AS first_did_not_count
+FROM rc_listed l
+LEFT JOIN rc_first_receipt first ON first.id = l.first_receipt_id;
+-- Of the few that may start counting, those an earlier file's valid receipt listed already: looked up by key.
+CREATE TEMPORARY TABLE rc_counted_before ON COMMIT DROP AS
+SELECT DISTINCT rp.environment, rp.transaction_id
+FROM receipt_purchase rp
+JOIN receipt r ON r.id = rp.receipt_id AND r.file_id = rp.receipt_id >> 32
+WHERE rp.transaction_id IN (
+        SELECT transaction_id FROM rc_listed_change
+        WHERE NOT (is_first OR is_changed) AND first_did_not_count AND is_valid_listing)
+  AND r.status IN (0, 21006) AND (NOT r.is_sandbox OR rp.source = 'signed')
+  AND r.file_id NOT IN (SELECT file_id FROM rc_new_file);
+
 CREATE TEMPORARY TABLE rc_new_purchase ON COMMIT DROP AS
-WITH listed AS (
-    SELECT l.*, coalesce((l.first_receipt_id >> 32) IN (SELECT file_id FROM rc_new_file), false) AS is_first,
-        coalesce((l.changed_receipt_id >> 32) IN (SELECT file_id FROM rc_new_file), false) AS is_changed,
-        (first.id IS NULL OR first.status NOT IN (0, 21006) OR first.is_sandbox) AS first_did_not_count
-    FROM rc_listed l
-    LEFT JOIN receipt first ON first.id = l.first_receipt_id AND first.file_id = l.first_receipt_id >> 32
-)
 SELECT id, original_transaction_id, web_order_line_item_id, purchase_date, cancellation_date, product_id,
     (is_first OR first_did_not_count OR signed_date IS NOT NULL) AS is_new
-FROM listed
+FROM rc_listed_change
 WHERE is_first OR is_changed
 UNION ALL
--- Apart, so that the few such transactions look up their earlier receipts by key.
 SELECT l.id, l.original_transaction_id, l.web_order_line_item_id, l.purchase_date, l.cancellation_date,
     l.product_id, true
-FROM listed l
+FROM rc_listed_change l
 WHERE NOT (l.is_first OR l.is_changed) AND l.first_did_not_count AND l.is_valid_listing
   AND NOT EXISTS (
-      SELECT 1 FROM receipt_purchase rp JOIN receipt r ON r.id = rp.receipt_id AND r.file_id = rp.receipt_id >> 32
-      WHERE rp.environment = l.environment AND rp.transaction_id = l.transaction_id
-        AND r.status IN (0, 21006) AND (NOT r.is_sandbox OR rp.source = 'signed')
-        AND r.file_id NOT IN (SELECT file_id FROM rc_new_file));
+      SELECT 1 FROM rc_counted_before b WHERE b.environment = l.environment AND b.transaction_id = l.transaction_id);
 
 -- A billed subscription period counts once, on its earliest transaction: a new transaction of the same web order
 -- line item can move it off the day of the one counted so far.
