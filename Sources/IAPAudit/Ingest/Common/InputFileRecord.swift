@@ -78,16 +78,18 @@ struct InputFileRecord {
     /// Inserts the row, with `id` when one was reserved, and returns the file's id.
     @discardableResult
     func insert(id: Int64? = nil, on connection: Connection) throws -> Int64 {
+        // Reserved apart, not as `coalesce($1, nextval(…))`: Citus evaluates every function of an insert's values
+        // before sending it on, and would use up an id for each file.
+        let id = try id ?? Self.reserveID(on: connection)
         let result = try connection.query(
             """
             INSERT INTO input_file (id, sha256, size_bytes, kind, path, compression, run_id, start_offset, start_line,
                 continues_file_id, modified_at)
-            VALUES (coalesce($1, nextval(pg_get_serial_sequence('input_file', 'id'))), $2::bytea, $3, $4, $5, $6, $7,
-                $8, $9, $10, to_timestamp($11))
+            VALUES ($1, $2::bytea, $3, $4, $5, $6, $7, $8, $9, $10, to_timestamp($11))
             RETURNING id
             """,
             [
-                id.map { Int($0) }, PostgresBytes(digest.sha256), digest.size, kind.rawValue, path,
+                Int(id), PostgresBytes(digest.sha256), digest.size, kind.rawValue, path,
                 isGzip ? "gzip" : "none", runID.map { Int($0) }, start.offset, start.line,
                 start.continuesFileID.map { Int($0) }, modifiedAt.map { $0.timeIntervalSince1970 },
             ], context: "record input file")
