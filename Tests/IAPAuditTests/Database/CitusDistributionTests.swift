@@ -54,5 +54,23 @@ struct CitusDistributionTests {
                 #expect(found.string(0, 0) == "h" && found.string(0, 2) == column, "\(table)")
             }
         }
+        for view in CitusDistribution.viewsWithCitusForm {
+            let comment = try connection.query("SELECT obj_description($1::regclass, 'pg_class')", [view])
+            #expect(comment.string(0, 0)?.hasSuffix(CitusDistribution.citusFormMark) == true, "\(view)")
+        }
+    }
+
+    /// The views a coordinator gives another form are those `citus_views.sql` replaces, each marked in its comment.
+    @Test func citusViewFormsAreTheListedOnesAndMarked() throws {
+        let text = try SQLResources.query("citus_views")
+        let replaced = text.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("CREATE OR REPLACE VIEW ") else { return nil }
+            return line.dropFirst("CREATE OR REPLACE VIEW ".count).split(separator: " ").first.map(String.init)
+        }
+        #expect(replaced == CitusDistribution.viewsWithCitusForm)
+        for view in replaced {
+            #expect(text.contains("COMMENT ON VIEW \(view) IS"), "\(view) has no comment to carry the mark")
+        }
+        #expect(text.contains(CitusDistribution.citusFormMark + "'"))
     }
 }
