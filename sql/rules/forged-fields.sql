@@ -40,10 +40,12 @@ app_id AS (
     UNION
     SELECT adam_id FROM receipt_summary WHERE $2::boolean AND adam_id IS NOT NULL
     UNION
-    SELECT r.app_item_id FROM receipt_summary r
+    -- Looked up by key (Citus runs no correlated EXISTS beside a CTE); DISTINCT keeps the planner's estimate of a
+    -- scoped run's ids small, so that the tests below hash them instead of scanning them per transaction.
+    SELECT DISTINCT r.app_item_id FROM receipt_summary r
     WHERE NOT $2::boolean AND r.app_item_id IS NOT NULL AND r.app_item_id = ANY (ARRAY(SELECT id FROM scoped_id))
     UNION
-    SELECT r.adam_id FROM receipt_summary r
+    SELECT DISTINCT r.adam_id FROM receipt_summary r
     WHERE NOT $2::boolean AND r.adam_id IS NOT NULL AND r.adam_id = ANY (ARRAY(SELECT id FROM scoped_id))
 ),
 suspect AS (
