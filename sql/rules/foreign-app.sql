@@ -20,22 +20,23 @@ decoded AS (
           SELECT subject_key::bigint FROM detect_pending WHERE subject_kind = 'receipt')))
 ),
 -- Products listed by a receipt that the catalog knows under another app only.
--- The decoded receipts' transactions: a join of tables alone, filtered outside it, because Citus joins a receipt's
--- copies to their transactions (split by another column) only so; there the scoped run joins them all
--- (docs/scale.md). PostgreSQL moves the filter into the join.
+-- The decoded receipts' copies, then their transactions by key, each a CTE of its own: PostgreSQL inlines both and
+-- plans one join, as before; Citus, which cannot join copies (split by receipt) to transactions (split by
+-- transaction) with the scope's filter in the join, reads the scoped copies first and sends only those to the
+-- transactions' workers (docs/scale.md).
+copy_scope AS (
+    SELECT rp.receipt_id, r.bundle_id, rp.environment, rp.transaction_id
+    FROM receipt_summary r
+    -- file_id repeats the id's high half, so that a hash join of receipt ids spreads (store_accounts_prepare.sql).
+    JOIN receipt_purchase rp ON rp.receipt_id = r.id AND r.file_id = rp.receipt_id >> 32
+    WHERE r.status IN (0, 21006) AND (r.bundle_id IS NOT NULL OR r.app_item_id IS NOT NULL)
+      AND ($2::boolean OR r.id = ANY (ARRAY(
+          SELECT subject_key::bigint FROM detect_pending WHERE subject_kind = 'receipt')))
+),
 listed AS (
-    SELECT *
-    FROM (
-        SELECT rp.receipt_id, r.bundle_id, p.transaction_id, p.product_id
-        FROM receipt_summary r
-        -- file_id repeats the id's high half, so that a hash join of receipt ids spreads
-        -- (store_accounts_prepare.sql).
-        JOIN receipt_purchase rp ON rp.receipt_id = r.id AND r.file_id = rp.receipt_id >> 32
-        JOIN purchase p ON p.environment = rp.environment AND p.transaction_id = rp.transaction_id
-        WHERE r.status IN (0, 21006) AND (r.bundle_id IS NOT NULL OR r.app_item_id IS NOT NULL)
-    ) l
-    WHERE $2::boolean OR l.receipt_id = ANY (ARRAY(
-        SELECT subject_key::bigint FROM detect_pending WHERE subject_kind = 'receipt'))
+    SELECT c.receipt_id, c.bundle_id, p.transaction_id, p.product_id
+    FROM copy_scope c
+    JOIN purchase p ON p.environment = c.environment AND p.transaction_id = c.transaction_id
 ),
 wrong_product AS (
     SELECT l.receipt_id,

@@ -6,6 +6,14 @@
 -- $1: the rule's settings (jsonb; none used).
 WITH s AS (
     SELECT $1::jsonb AS settings
+),
+-- The conflicting copies with their transaction's key, from the copy's own row (purchase_id names the same
+-- purchase). Kept apart, so that on Citus only these few rows travel to the transactions' workers; joined on
+-- purchase's id, every transaction moved (4 s at 10,000 entries). PostgreSQL probes the keys as it probed the ids.
+conflict AS MATERIALIZED (
+    SELECT c.*, rp.environment, rp.transaction_id
+    FROM purchase_conflict c
+    JOIN receipt_purchase rp ON rp.receipt_id = c.receipt_id AND rp.source = c.source AND rp.ordinal = c.ordinal
 )
 SELECT 'transaction' AS subject_kind,
        CASE WHEN p.environment = 'Production' THEN p.transaction_id ELSE 'sandbox:' || p.transaction_id END
@@ -25,7 +33,7 @@ SELECT 'transaction' AS subject_kind,
                                                'original_transaction_id', c.original_transaction_id)
                                            ORDER BY c.receipt_id, c.source, c.ordinal)
        ) AS evidence
-FROM purchase_conflict c
+FROM conflict c
 CROSS JOIN s
-JOIN purchase p ON p.id = c.purchase_id
+JOIN purchase p ON p.environment = c.environment AND p.transaction_id = c.transaction_id
 GROUP BY p.environment, p.transaction_id
