@@ -19,11 +19,11 @@ enum SQLResources {
     /// A named query from `sql/queries/`, split into statements: on Citus its `<name>.citus.sql` form where it has one.
     static func statements(ofQuery name: String, on dialect: QueryDialect = .postgres) throws(IAPAuditError) -> [String]
     {
-        splitStatements(try query(name, for: dialect))
+        splitStatements(try query(name, on: dialect))
     }
 
     /// A whole query file's text: on Citus its `<name>.citus.sql` form where it has one.
-    static func query(_ name: String, for dialect: QueryDialect = .postgres) throws(IAPAuditError) -> String {
+    static func query(_ name: String, on dialect: QueryDialect = .postgres) throws(IAPAuditError) -> String {
         let queries = EmbeddedResources.queries
         if dialect == .citus, let text = queries.first(where: { $0.name == name + ".citus.sql" })?.text {
             return text

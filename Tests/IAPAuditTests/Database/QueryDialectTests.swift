@@ -70,8 +70,8 @@ struct QueryDialectTests {
     }
 
     @Test func aQueryWithoutACitusFormRunsTheSameTextOnBoth() throws {
-        #expect(try SQLResources.query("receipt_merge", for: .citus) == SQLResources.query("receipt_merge"))
-        #expect(try SQLResources.query("receipt_dedupe", for: .citus) != SQLResources.query("receipt_dedupe"))
+        #expect(try SQLResources.query("receipt_merge", on: .citus) == SQLResources.query("receipt_merge"))
+        #expect(try SQLResources.query("receipt_dedupe", on: .citus) != SQLResources.query("receipt_dedupe"))
     }
 
     @Test func everyCitusFormHasItsPlainForm() {
