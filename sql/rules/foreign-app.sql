@@ -19,7 +19,6 @@ decoded AS (
       AND ($2::boolean OR r.id = ANY (ARRAY(
           SELECT subject_key::bigint FROM detect_pending WHERE subject_kind = 'receipt')))
 ),
--- Products listed by a receipt that the catalog knows under another app only.
 -- The decoded receipts' copies, then their transactions by key, each a CTE of its own: PostgreSQL inlines both and
 -- plans one join, as before; Citus, which cannot join copies (split by receipt) to transactions (split by
 -- transaction) with the scope's filter in the join, reads the scoped copies first and sends only those to the
@@ -38,6 +37,7 @@ listed AS (
     FROM copy_scope c
     JOIN purchase p ON p.environment = c.environment AND p.transaction_id = c.transaction_id
 ),
+-- Products listed by a receipt that the catalog knows under another app only.
 wrong_product AS (
     SELECT l.receipt_id,
            jsonb_agg(DISTINCT jsonb_build_object('transaction_id', l.transaction_id, 'product_id', l.product_id,

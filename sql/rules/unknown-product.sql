@@ -8,6 +8,7 @@
 WITH s AS (
     SELECT $1::jsonb AS settings
 ),
+-- The flagged transactions: a catalog app's, with a product the catalog does not list for it.
 unknown AS (
     SELECT p.environment, p.transaction_id, p.product_id, p.bundle_id, p.purchase_date, p.first_receipt_id
     FROM purchase p
