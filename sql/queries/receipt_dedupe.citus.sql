@@ -1,4 +1,4 @@
--- receipt_dedupe.sql's form for a Citus coordinator (docs/scale.md, "Citus"): the same rows dropped, found in steps.
+-- receipt_dedupe.sql's form for a Citus coordinator (docs/scale.md, "Citus"): the same stage_duplicate, in steps.
 -- On plain PostgreSQL these steps make ingest slower than its one statement (docs/scale.md), so it keeps that one.
 -- $1: the file's id. Statements end with ';' at the end of a line.
 --
@@ -31,11 +31,3 @@ FROM stage_candidate c
 JOIN stage_text t ON t.id = c.id
 JOIN stage_text e ON e.id = c.earlier_id
 WHERE e.raw = t.raw AND e.account_key IS NOT DISTINCT FROM t.account_key;
--- The deletes probe the primary keys with an array: a temporary table has no statistics, and planned as a join they
--- read all of receipt_purchase for every file, duplicates or not.
-DELETE FROM receipt WHERE id = ANY (ARRAY(SELECT id FROM stage_duplicate));
-DELETE FROM receipt_purchase WHERE receipt_id = ANY (ARRAY(SELECT id FROM stage_duplicate));
-DELETE FROM pending_renewal WHERE receipt_id = ANY (ARRAY(SELECT id FROM stage_duplicate));
-DELETE FROM signed_object WHERE receipt_id = ANY (ARRAY(SELECT id FROM stage_duplicate));
-DELETE FROM stage_entry WHERE receipt_id = ANY (ARRAY(SELECT id FROM stage_duplicate));
-SELECT count(*) FROM stage_duplicate;

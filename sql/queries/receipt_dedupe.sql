@@ -1,6 +1,7 @@
--- Drops the records of one file that an earlier file, or an earlier line of this one, stored already: same record
--- key, and then the same stored text and account (the key only finds candidates). Runs after the file's rows are
--- COPYed and before its transactions merge, in the file's transaction. $1: the file's id.
+-- Finds the records of one file that an earlier file, or an earlier line of this one, stored already: same record
+-- key, and then the same stored text and account (the key only finds candidates), into stage_duplicate, which
+-- receipt_drop_duplicates.sql then removes. Runs after the file's rows are COPYed and before its transactions merge,
+-- in the file's transaction. $1: the file's id.
 -- Statements end with ';' at the end of a line.
 CREATE TEMPORARY TABLE stage_duplicate ON COMMIT DROP AS
 SELECT r.id
@@ -17,11 +18,3 @@ CROSS JOIN LATERAL (
 ) earlier
 WHERE r.id >= $1::bigint * 4294967296 AND r.id < ($1::bigint + 1) * 4294967296
   AND earlier.stored_before;
--- The deletes probe the primary keys with an array: a temporary table has no statistics, and planned as a join they
--- read all of receipt_purchase for every file, duplicates or not.
-DELETE FROM receipt WHERE id = ANY (ARRAY(SELECT id FROM stage_duplicate));
-DELETE FROM receipt_purchase WHERE receipt_id = ANY (ARRAY(SELECT id FROM stage_duplicate));
-DELETE FROM pending_renewal WHERE receipt_id = ANY (ARRAY(SELECT id FROM stage_duplicate));
-DELETE FROM signed_object WHERE receipt_id = ANY (ARRAY(SELECT id FROM stage_duplicate));
-DELETE FROM stage_entry WHERE receipt_id = ANY (ARRAY(SELECT id FROM stage_duplicate));
-SELECT count(*) FROM stage_duplicate;

@@ -257,10 +257,12 @@ package struct ReceiptIngest {
     /// Removes this file's records that were stored before (by an earlier file, or earlier in this one) with
     /// everything staged for them; returns how many.
     private func dropRecordsStoredBefore(fileID: Int64, path: String) throws -> Int {
+        try connection.runQueryFile(
+            "receipt_dedupe", parameters: [Int(fileID)], dialect: queryDialect,
+            context: "find records stored before, \(path)")
         // The file's last statement counts what it dropped.
         let counted = try connection.runQueryFile(
-            "receipt_dedupe", parameters: [Int(fileID)], dialect: queryDialect,
-            context: "drop records stored before, \(path)")
+            "receipt_drop_duplicates", context: "drop records stored before, \(path)")
         return counted?.int(0, 0) ?? 0
     }
 
