@@ -10,9 +10,8 @@ extension Connection {
         context: String
     ) throws -> QueryResult? {
         var last: QueryResult?
-        for statement in try SQLResources.statements(ofQuery: name, on: dialect) {
-            let taken = SQLPlaceholders(scanning: statement).numbers.isEmpty ? [] : parameters
-            last = try query(statement, taken, context: context)
+        for statement in try SQLResources.queryStatements(name, on: dialect) {
+            last = try query(statement.text, statement.takesParameters ? parameters : [], context: context)
         }
         return last
     }
