@@ -20,7 +20,8 @@ extension Connection {
             return result
         } catch {
             // The connection may be gone; the original error is the one worth reporting.
-            try? execute(script: depth == 0 ? "ROLLBACK" : "ROLLBACK TO SAVEPOINT \(savepoint)", context: "rollback")
+            let rollback = depth == 0 ? "ROLLBACK" : "ROLLBACK TO SAVEPOINT \(savepoint)"
+            _ = try? execute(script: rollback, context: "rollback")
             throw error
         }
     }
@@ -34,7 +35,7 @@ extension Connection {
         transactionDepth = 1
         defer {
             transactionDepth = 0
-            try? execute(script: "ROLLBACK", context: "end dry run")
+            _ = try? execute(script: "ROLLBACK", context: "end dry run")
         }
         return try body()
     }

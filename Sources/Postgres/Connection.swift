@@ -83,10 +83,12 @@ package final class Connection {
         return try check(raw, context: context)
     }
 
-    /// Runs one or more statements without parameters (migrations, `BEGIN`, DDL scripts).
-    package func execute(script sql: String, context: String? = nil) throws(PostgresError) {
+    /// Runs one or more statements without parameters (migrations, `BEGIN`, DDL scripts) in one round trip, and
+    /// returns the last one's result.
+    @discardableResult
+    package func execute(script sql: String, context: String? = nil) throws(PostgresError) -> QueryResult {
         // A multi-statement script returns only the last result; an error stops it, and PQexec reports that one.
-        _ = try check(try waiting(context) { PQexec(handle, sql) }, context: context)
+        try check(try waiting(context) { PQexec(handle, sql) }, context: context)
     }
 
     /// Turns a libpq result into a `QueryResult`, or throws with the server's message and SQLSTATE.

@@ -14,7 +14,7 @@ extension Connection {
             script: Self.fewRowsSettings.map { "SET \($0.name) = \($0.value)" }.joined(separator: "; "),
             context: "plan for a few rows")
         defer {
-            try? execute(
+            _ = try? execute(
                 script: Self.fewRowsSettings.map { "RESET \($0.name)" }.joined(separator: "; "),
                 context: "reset the planner settings")
         }

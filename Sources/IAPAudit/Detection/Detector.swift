@@ -32,7 +32,7 @@ struct Detector {
         }
         defer { try? connection.advisoryUnlock(Self.lockKey) }
         try connection.query("SELECT set_config('work_mem', $1, false)", [Self.workMemory], context: "set work_mem")
-        defer { try? connection.execute(script: "RESET work_mem", context: "reset work_mem") }
+        defer { _ = try? connection.execute(script: "RESET work_mem", context: "reset work_mem") }
 
         var summary = DetectionSummary()
         let clustering = try StoreAccountClustering(connection: connection, logger: logger)
