@@ -264,7 +264,8 @@ package struct EmbeddedServer: Sendable {
         }
     }
 
-    /// Settings for one batch client doing bulk work; fsync and synchronous_commit stay on (crash safety).
+    /// Settings for one batch client doing bulk work; fsync and synchronous_commit stay on (crash safety: ingest
+    /// relaxes the latter only inside each input file's transaction, see docs/decisions.md).
     private func appendBatchSettings(to configuration: String) throws {
         let block = """
 

@@ -1,6 +1,9 @@
 -- Per-file staging for receipt ingest: the copies of transactions the server must look at (each transaction's
--- first copy in the file, later copies that differ or carry a refund or upgrade). Dropped with the transaction.
-CREATE TEMPORARY TABLE stage_entry (
+-- first copy in the file, later copies that differ or carry a refund or upgrade). Emptied when the file's transaction
+-- commits and kept for the next file of the session: creating and dropping its 41 columns' catalog rows for every file
+-- was server time the whole ingest waited for. (Created by a file's transaction that then rolls back, it is gone, and
+-- the next file creates it again.)
+CREATE TEMPORARY TABLE IF NOT EXISTS stage_entry (
     receipt_id                    bigint NOT NULL,
     source                        text NOT NULL,
     ordinal                       integer NOT NULL,
@@ -42,4 +45,4 @@ CREATE TEMPORARY TABLE stage_entry (
     offer_discount_type           text,
     offer_period                  text,
     app_transaction_id            text
-) ON COMMIT DROP;
+) ON COMMIT DELETE ROWS;

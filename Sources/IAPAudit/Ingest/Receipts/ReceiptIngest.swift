@@ -13,6 +13,8 @@ package struct ReceiptIngest {
     static let entryBufferLimit = 8 << 20
     /// Receipt-row bytes per chunk handed from the parsing thread.
     static let chunkSize = 1 << 20
+    /// Files parsed ahead of the one being loaded.
+    static let filesParsedAhead = 3
 
     private let connection: Connection
     private let parser: ReceiptRecordParser
@@ -54,27 +56,27 @@ package struct ReceiptIngest {
             inputs, expected: "receipt files are .json, .jsonl, .ndjson, optionally .gz", runID: runID,
             connection: connection, logger: logger)
         try summary.skipUnchanged(&inputs, kind: .receipts, isRehash: isRehash, connection: connection, logger: logger)
-        // While one file is loaded and merged, the next one is already being parsed on its own thread: the merge
-        // is server work, the parse ours, and the two cores do both at once.
-        var next: Result<PreparedReceiptFile, any Error>?
+        // While one file is loaded and merged, the next ones are already being parsed on their own threads: the
+        // merge is server work, the parse ours, and the two cores do both at once. Files differ in how much of each
+        // they need, so parsing runs a few files ahead and evens that out (memory stays bounded per file).
+        var ahead: [(path: String, prepared: Result<PreparedReceiptFile, any Error>)] = []
         let settled = SettledTransactions()
         defer {
-            if case .success(let file)? = next { file.cancel() }
+            for file in ahead { if case .success(let prepared) = file.prepared { prepared.cancel() } }
         }
+        var following = inputs.files.makeIterator()
         for (index, path) in inputs.files.enumerated() {
             try stop.check()
-            let current = next ?? Result { try prepare(path) }
-            next = nil
-            if index + 1 < inputs.files.count {
-                let following = inputs.files[index + 1]
-                next = Result { try prepare(following) }
-                // What must stop the batch (the database is gone) stops it now, in the order it happened: the
-                // current file would otherwise fail after it, on a connection that is no more, and hide why.
-                if case .failure(let error) = next, FileFailure(path: following, error: error) == nil {
-                    if case .success(let file) = current { file.cancel() }
+            while ahead.count < Self.filesParsedAhead + 1, let nextPath = following.next() {
+                let prepared = Result { try prepare(nextPath) }
+                ahead.append((nextPath, prepared))
+                // What must stop the batch (the database is gone) stops it now, in the order it happened: the files
+                // before it would otherwise fail after it, on a connection that is no more, and hide why.
+                if case .failure(let error) = prepared, FileFailure(path: nextPath, error: error) == nil {
                     throw error
                 }
             }
+            let current = ahead.removeFirst().prepared
             do {
                 summary.add(try ingest(try current.get(), settled: settled))
             } catch {
@@ -225,18 +227,15 @@ package struct ReceiptIngest {
         return try connection.transaction { () throws -> IngestSummary? in
             guard let record = file.record, let fileID = file.fileID else { return nil }
             try connection.advisoryTransactionLock(record.digest.lockKey)
-            // Each per-file statement does milliseconds of index probes, but the planner, short of statistics on a
-            // growing table, can cost it high enough to JIT-compile it: a third of a second per statement and file.
-            try connection.execute(script: "SET LOCAL jit = off", context: "turn JIT off for \(path)")
             // Checked again under the lock: another process, or a twin file earlier in this run, may have stored it.
             guard try !InputFileRecord.isStored(record.digest, kind: .receipts, on: connection) else { return nil }
             try record.insert(id: fileID, on: connection)
-            try connection.execute(script: try SQLResources.query("receipt_stage"), context: "create staging tables")
+            try connection.execute(script: try Self.fileSetup(), context: "prepare the transaction of \(path)")
             var counts = try load(file, settled: settled, staged: &staged)
             logger.debug("loaded rows", metadata: ["file": "\(path)", "seconds": "\(stopwatch.seconds)"])
             counts.alreadyStored = try dropRecordsStoredBefore(fileID: fileID, path: path)
             counts.stored -= counts.alreadyStored
-            try connection.runQueryFile("receipt_merge", context: "merge \(path)")
+            try connection.execute(script: try SQLResources.query("receipt_merge"), context: "merge \(path)")
             // The file's last statement lists the conflicting transactions.
             guard
                 let conflicts = try connection.runQueryFile(
@@ -261,9 +260,19 @@ package struct ReceiptIngest {
             "receipt_dedupe", parameters: [Int(fileID)], dialect: queryDialect,
             context: "find records stored before, \(path)")
         // The file's last statement counts what it dropped.
-        let counted = try connection.runQueryFile(
-            "receipt_drop_duplicates", context: "drop records stored before, \(path)")
-        return counted?.int(0, 0) ?? 0
+        let counted = try connection.execute(
+            script: try SQLResources.query("receipt_drop_duplicates"), context: "drop records stored before, \(path)")
+        return counted.int(0, 0) ?? 0
+    }
+
+    /// The first statements of a file's transaction, sent together: every round trip between here and the server
+    /// is a moment both wait for the other, a few thousand times per million entries.
+    ///
+    /// JIT is off: each per-file statement does milliseconds of index probes, but the planner, short of statistics
+    /// on a growing table, can cost it high enough to JIT-compile it, a third of a second per statement and file.
+    private static func fileSetup() throws -> String {
+        ["SET LOCAL jit = off;", FileTransaction.commitWithoutDiskFlush + ";", try SQLResources.query("receipt_stage")]
+            .joined(separator: "\n")
     }
 
     /// Streams the file: its thread parses and renders rows, this one loads them. Receipts go straight into

@@ -64,6 +64,7 @@ package struct SalesIngest {
         let complete = scan.completeStat(consumed: digest, settlingSeconds: settlingSeconds)
         let outcome = try connection.transaction { () throws -> SalesIngestSummary? in
             try connection.advisoryTransactionLock(digest.lockKey)
+            try connection.execute(script: FileTransaction.commitWithoutDiskFlush, context: "settings for \(path)")
             guard try !InputFileRecord.isStored(digest, kind: .sales, on: connection) else {
                 if let complete {
                     try KnownFiles.remember(
