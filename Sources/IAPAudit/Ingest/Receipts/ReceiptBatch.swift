@@ -41,9 +41,7 @@ final class ReceiptBatch {
     /// bounded whatever the records' size.
     static let batchSize = 128
     static let batchBytes = 2 << 20
-    /// Threads that parse and verify a batch: parsing and ES256 are pure work on bytes, rendering is not. Every core:
-    /// signed data is verification-bound (leaving a core to the server cost `bench/ingest-signed` a third), and only
-    /// one file's batch runs at a time (`ParsingThread`).
+    /// Threads that parse and verify a batch: parsing and ES256 are pure work on bytes, rendering is not.
     static let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 4))
 
     /// A record's bytes, owned (the reader reuses its buffer), or what made it unreadable.
