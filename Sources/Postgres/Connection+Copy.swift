@@ -174,9 +174,23 @@ package struct CopyWriter {
 
     /// Appends `count` rows already encoded for this COPY's format; flushes when the buffer is large.
     mutating func append(encodedRows: some Collection<UInt8>, count: Int) throws(PostgresError) {
-        buffer.append(contentsOf: encodedRows)
         rowCount += count
         fieldCount = 0
+        // A block as large as a flush goes out from where it is: ingest hands over a megabyte at a time, a gigabyte
+        // of receipts per million entries that copying into this buffer first would move once more.
+        if let connection, encodedRows.count >= Self.flushThreshold {
+            try flush()
+            let context = self.context
+            var failure: PostgresError?
+            let sent: Void? = encodedRows.withContiguousStorageIfAvailable { bytes in
+                do throws(PostgresError) {
+                    try connection.putCopyData(UnsafeRawBufferPointer(bytes), context: context)
+                } catch { failure = error }
+            }
+            if let failure { throw failure }
+            if sent != nil { return }
+        }
+        buffer.append(contentsOf: encodedRows)
         if connection != nil && buffer.count >= Self.flushThreshold { try flush() }
     }
 
