@@ -21,9 +21,8 @@ final class PreparedReceiptFile {
     let queue: ChunkQueue?
     let producer: ParsingThread?
 
-    /// Chunks a file may parse ahead of its turn: with `ReceiptIngest.filesParsedAhead` files parsing at once, 16
-    /// in all, enough to overlap a merge, and memory bounded whatever the files' sizes.
-    static let chunksAhead = 16 / (ReceiptIngest.filesParsedAhead + 1)
+    /// Chunks a file may parse ahead of its turn: about one merge's worth of parsing, and bounded memory.
+    static let chunksAhead = 16
 
     /// A file with nothing to read this time.
     init(path: String, skipped: Skip) {

@@ -13,8 +13,6 @@ package struct ReceiptIngest {
     static let entryBufferLimit = 8 << 20
     /// Receipt-row bytes per chunk handed from the parsing thread.
     static let chunkSize = 1 << 20
-    /// Files parsed ahead of the one being loaded.
-    static let filesParsedAhead = 3
 
     private let connection: Connection
     private let parser: ReceiptRecordParser
@@ -56,27 +54,27 @@ package struct ReceiptIngest {
             inputs, expected: "receipt files are .json, .jsonl, .ndjson, optionally .gz", runID: runID,
             connection: connection, logger: logger)
         try summary.skipUnchanged(&inputs, kind: .receipts, isRehash: isRehash, connection: connection, logger: logger)
-        // While one file is loaded and merged, the next ones are already being parsed on their own threads: the
-        // merge is server work, the parse ours, and the two cores do both at once. Files differ in how much of each
-        // they need, so parsing runs a few files ahead and evens that out (memory stays bounded per file).
-        var ahead: [(path: String, prepared: Result<PreparedReceiptFile, any Error>)] = []
+        // While one file is loaded and merged, the next one is already being parsed on its own thread: the merge
+        // is server work, the parse ours, and the two cores do both at once.
+        var next: Result<PreparedReceiptFile, any Error>?
         let settled = SettledTransactions()
         defer {
-            for file in ahead { if case .success(let prepared) = file.prepared { prepared.cancel() } }
+            if case .success(let file)? = next { file.cancel() }
         }
-        var following = inputs.files.makeIterator()
         for (index, path) in inputs.files.enumerated() {
             try stop.check()
-            while ahead.count < Self.filesParsedAhead + 1, let nextPath = following.next() {
-                let prepared = Result { try prepare(nextPath) }
-                ahead.append((nextPath, prepared))
-                // What must stop the batch (the database is gone) stops it now, in the order it happened: the files
-                // before it would otherwise fail after it, on a connection that is no more, and hide why.
-                if case .failure(let error) = prepared, FileFailure(path: nextPath, error: error) == nil {
+            let current = next ?? Result { try prepare(path) }
+            next = nil
+            if index + 1 < inputs.files.count {
+                let following = inputs.files[index + 1]
+                next = Result { try prepare(following) }
+                // What must stop the batch (the database is gone) stops it now, in the order it happened: the
+                // current file would otherwise fail after it, on a connection that is no more, and hide why.
+                if case .failure(let error) = next, FileFailure(path: following, error: error) == nil {
+                    if case .success(let file) = current { file.cancel() }
                     throw error
                 }
             }
-            let current = ahead.removeFirst().prepared
             do {
                 summary.add(try ingest(try current.get(), settled: settled))
             } catch {
