@@ -43,13 +43,22 @@ extension Connection {
         guard rows.rowCount > 0 else { return 0 }
         return try copyIn(copyStatement, context: context) { _ in
             // An untyped closure: a typed-throws closure here crashes the Swift 6.3 compiler (IRGen).
-            let bytes = rows.bytes
-            var failure: PostgresError?
-            bytes.withUnsafeBytes { raw in
-                do throws(PostgresError) { try self.putCopyData(raw, context: context) } catch { failure = error }
-            }
-            if let failure { throw failure }
+            try self.putCopyData(contentsOf: rows.bytes, context: context)
         }
+    }
+
+    /// Sends `bytes` as one chunk of COPY data when they are stored contiguously (an array's always are); false,
+    /// sending nothing, when they are not.
+    @discardableResult
+    func putCopyData(contentsOf bytes: some Collection<UInt8>, context: String?) throws(PostgresError) -> Bool {
+        var failure: PostgresError?
+        let sent: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            do throws(PostgresError) {
+                try putCopyData(UnsafeRawBufferPointer(buffer), context: context)
+            } catch { failure = error }
+        }
+        if let failure { throw failure }
+        return sent != nil
     }
 
     /// Sends one chunk of COPY data.
@@ -180,15 +189,7 @@ package struct CopyWriter {
         // of receipts per million entries that copying into this buffer first would move once more.
         if let connection, encodedRows.count >= Self.flushThreshold {
             try flush()
-            let context = self.context
-            var failure: PostgresError?
-            let sent: Void? = encodedRows.withContiguousStorageIfAvailable { bytes in
-                do throws(PostgresError) {
-                    try connection.putCopyData(UnsafeRawBufferPointer(bytes), context: context)
-                } catch { failure = error }
-            }
-            if let failure { throw failure }
-            if sent != nil { return }
+            if try connection.putCopyData(contentsOf: encodedRows, context: context) { return }
         }
         buffer.append(contentsOf: encodedRows)
         if connection != nil && buffer.count >= Self.flushThreshold { try flush() }
@@ -216,12 +217,7 @@ package struct CopyWriter {
 
     mutating func flush() throws(PostgresError) {
         guard !buffer.isEmpty, let connection else { return }
-        let context = self.context
-        var failure: PostgresError?
-        buffer.withUnsafeBytes { bytes in
-            do throws(PostgresError) { try connection.putCopyData(bytes, context: context) } catch { failure = error }
-        }
-        if let failure { throw failure }
+        try connection.putCopyData(contentsOf: buffer, context: context)
         buffer.removeAll(keepingCapacity: true)
     }
 

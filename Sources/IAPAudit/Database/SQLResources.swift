@@ -18,20 +18,15 @@ package enum QueryDialect: Sendable {
 
 /// The SQL that was built into this binary from `sql/`, `sql/queries/` and `reports/`.
 enum SQLResources {
-    /// A named query from `sql/queries/`, split into statements: on Citus its `<name>.citus.sql` form where it has one.
-    static func statements(ofQuery name: String, on dialect: QueryDialect = .postgres) throws(IAPAuditError) -> [String]
-    {
-        try queryStatements(name, on: dialect).map(\.text)
-    }
-
     /// One statement of a query file, and whether it names a placeholder (`$1`…).
     struct QueryStatement: Sendable {
         let text: String
         let takesParameters: Bool
     }
 
-    /// The statements of a named query, split once per run: ingest runs the same few files for every input file, and
-    /// splitting them each time was a fifth of the loading thread's own work, time the server spent waiting.
+    /// The statements of a named query from `sql/queries/` (on Citus its `<name>.citus.sql` form where it has one),
+    /// split once per run: ingest runs the same few files for every input file, and splitting them each time was a
+    /// fifth of the loading thread's own work, time the server spent waiting.
     static func queryStatements(
         _ name: String, on dialect: QueryDialect = .postgres
     ) throws(IAPAuditError) -> [QueryStatement] {

@@ -233,7 +233,8 @@ package struct ReceiptIngest {
             logger.debug("loaded rows", metadata: ["file": "\(path)", "seconds": "\(stopwatch.seconds)"])
             counts.alreadyStored = try dropRecordsStoredBefore(fileID: fileID, path: path)
             counts.stored -= counts.alreadyStored
-            try connection.execute(script: try SQLResources.query("receipt_merge"), context: "merge \(path)")
+            try connection.execute(
+                script: try SQLResources.query("receipt_merge", on: queryDialect), context: "merge \(path)")
             // The file's last statement lists the conflicting transactions.
             guard
                 let conflicts = try connection.runQueryFile(
@@ -259,7 +260,8 @@ package struct ReceiptIngest {
             context: "find records stored before, \(path)")
         // The file's last statement counts what it dropped.
         let counted = try connection.execute(
-            script: try SQLResources.query("receipt_drop_duplicates"), context: "drop records stored before, \(path)")
+            script: try SQLResources.query("receipt_drop_duplicates", on: queryDialect),
+            context: "drop records stored before, \(path)")
         return counted.int(0, 0) ?? 0
     }
 

@@ -30,7 +30,7 @@ struct StagedColumnsTests {
 
     @Test func mergeInsertsEveryStagedPurchaseColumn() throws {
         let insert = try #require(
-            try SQLResources.statements(ofQuery: "receipt_merge").first { $0.contains("INSERT INTO purchase") })
+            try SQLResources.queryStatements("receipt_merge").map(\.text).first { $0.contains("INSERT INTO purchase") })
         let names = Self.purchaseColumns.map(\.name)
         let target = try Self.list(in: insert, after: "INSERT INTO purchase (", until: ")")
         #expect(target == names + ["first_receipt_id"])
