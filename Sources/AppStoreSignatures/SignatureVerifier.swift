@@ -44,8 +44,8 @@ package final class SignatureVerifier: Sendable {
     /// The outcome for `jws`, from the first check that fails, in this order: the algorithm
     /// (`unsupported-algorithm`), the chain's length (`missing-x5c`), its path to a trusted root (`untrusted-chain`),
     /// Apple's OIDs (`missing-apple-oid`), the signature (`bad-signature`), and last the certificates' validity at
-    /// `signedDate` (`expired-at-signed-date`): the date is the payload's word, worth nothing until the signature
-    /// over it holds.
+    /// the signing date (`expired-at-signed-date`, or `no-signing-date` when the payload has none): the date is the
+    /// payload's word, worth nothing until the signature over it holds.
     package func verify(_ jws: CompactJWS) -> VerificationOutcome {
         guard jws.algorithm == "ES256" else { return .unsupportedAlgorithm }
         let chain: TrustedChain
@@ -57,7 +57,8 @@ package final class SignatureVerifier: Sendable {
             let signature = try? P256.Signing.ECDSASignature(rawRepresentation: jws.signature),
             key.isValidSignature(signature, for: jws.signingInput)
         else { return .badSignature }
-        guard let signedDate = jws.signedDate, chain.isValid(at: signedDate) else { return .expiredAtSignedDate }
+        guard let signedDate = jws.signedDate else { return .noSigningDate }
+        guard chain.isValid(at: signedDate) else { return .expiredAtSignedDate }
         return .verified
     }
 

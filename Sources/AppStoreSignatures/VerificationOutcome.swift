@@ -19,9 +19,12 @@ package enum VerificationOutcome: String, Sendable, Hashable, CaseIterable {
     case missingAppleOID = "missing-apple-oid"
     /// The ES256 signature over `header.payload` does not match the leaf's key: the record was changed or forged.
     case badSignature = "bad-signature"
-    /// Some certificate of the chain was not valid at the payload's `signedDate` (or the payload has no
-    /// `signedDate` to judge it at).
+    /// Some certificate of the chain was not valid at the instant Apple documents as the payload's signing date
+    /// (`signedDate`; an app transaction's `receiptCreationDate`).
     case expiredAtSignedDate = "expired-at-signed-date"
+    /// A trusted chain and a matching signature over a payload that carries no signing date: the chain cannot be
+    /// judged at the signing instant. Not verified (never a purchase), and no evidence of forgery either.
+    case noSigningDate = "no-signing-date"
 
     /// Whether the record verified.
     package var isVerified: Bool { self == .verified }

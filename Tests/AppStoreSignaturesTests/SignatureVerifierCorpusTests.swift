@@ -58,7 +58,7 @@ struct SignatureVerifierCorpusTests {
         let jws = try SignedSamples.jws("apple-mock-notification-wrongBundleId.jws")
         #expect(jws.signedDate == nil)
         let verifier = SignatureVerifier(trustStore: try SignedSamples.storeWithTestCA())
-        #expect(verifier.verify(jws) == .expiredAtSignedDate)
+        #expect(verifier.verify(jws) == .noSigningDate)
         let signedIn2024 = try SignedSamples.rewriting(
             SignedSamples.text("apple-mock-notification-wrongBundleId.jws"),
             payload: {
@@ -145,7 +145,7 @@ struct SignatureVerifierCorpusTests {
         #expect(
             VerificationOutcome.allCases.map(\.rawValue) == [
                 "verified", "unsupported-algorithm", "missing-x5c", "untrusted-chain", "missing-apple-oid",
-                "bad-signature", "expired-at-signed-date",
+                "bad-signature", "expired-at-signed-date", "no-signing-date",
             ])
         #expect(VerificationOutcome.verified.isVerified)
         #expect(!VerificationOutcome.badSignature.isVerified)

@@ -1,10 +1,12 @@
 -- rule: forged-signature
--- version: 1
+-- version: 2
 -- subject: transaction (the receipt, when the signed object names no transaction)
--- description: A signed record (JWS) whose signature did not verify at its signedDate: the strongest signal there
---   is. Such a record is kept and shown but never counts as a purchase. High when it claims Production; info when
---   every failed copy claims Xcode or LocalTesting (StoreKit testing, never a sale), and none at all when those come
---   from an account on the tester allowlist (sandbox-in-production's tester_account_keys); warning otherwise.
+-- description: A signed record (JWS) whose signature did not verify at its signing date (signedDate; an app
+--   transaction's receiptCreationDate): the strongest signal there is. A payload with no signing date at all
+--   (no-signing-date) is not verified and not flagged: a missing date is no evidence of forgery. Such a record is
+--   kept and shown but never counts as a purchase. High when it claims Production; info when every failed copy
+--   claims Xcode or LocalTesting (StoreKit testing, never a sale), and none at all when those come from an account
+--   on the tester allowlist (sandbox-in-production's tester_account_keys); warning otherwise.
 -- $1: the rule's settings (jsonb): tester_account_keys, shared with sandbox-in-production.
 WITH s AS (
     SELECT ARRAY(SELECT jsonb_array_elements_text($1::jsonb -> 'tester_account_keys')) AS testers
@@ -20,7 +22,7 @@ WITH s AS (
     CROSS JOIN s
     JOIN receipt_summary r ON r.id = o.receipt_id
     LEFT JOIN input_file f ON f.id = r.file_id
-    WHERE o.outcome <> 'verified'
+    WHERE o.outcome NOT IN ('verified', 'no-signing-date')
       AND NOT (o.environment IN ('Xcode', 'LocalTesting') AND r.account_key = ANY (s.testers))
 )
 SELECT subject_kind, subject_key,

@@ -21,8 +21,10 @@ package struct CompactJWS: Sendable, Equatable {
     package var signature: [UInt8]
     /// What the signature signs: the ASCII bytes `header.payload` exactly as they arrived.
     package var signingInput: [UInt8]
-    /// The payload's `signedDate` (epoch milliseconds; Xcode writes fractions, which are cut to the millisecond), or
-    /// nil when the payload has none. Certificates are judged at this instant, not at "now".
+    /// The instant Apple documents as the payload's signing date, at which certificates are judged (not at "now"):
+    /// the payload's `signedDate` (epoch milliseconds; Xcode writes fractions, which are cut to the millisecond), or
+    /// nil when it has none. An app transaction is signed at its `receiptCreationDate` instead: `SignedRecordReader`,
+    /// which knows the payload's kind, sets it.
     package var signedDate: Timestamp?
 
     /// Parses a compact JWS from its ASCII text (no surrounding whitespace or quotes).

@@ -350,7 +350,7 @@ struct SignedDataPlan {
             ("originalPurchaseDate", .integer(start - 90 * Self.day)),
             ("originalApplicationVersion", .string(String(max(1, app.buildNumber - 12)))),
             ("deviceVerification", .string(hex(count: 64))), ("deviceVerificationNonce", .string(uuid())),
-            ("originalPlatform", .string("iOS")), ("signedDate", .integer(time)),
+            ("originalPlatform", .string("iOS")),
             ("appTransactionId", .string(account.appTransactionID)),
         ])
         let token = try sign(payload, kind: "app-transaction", transactionID: nil, originalTransactionID: nil, at: time)
