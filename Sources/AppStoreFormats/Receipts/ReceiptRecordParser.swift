@@ -7,6 +7,12 @@ package struct ReceiptRecordParser: Sendable {
     static let secretMembers: Set<String> = ["application_username", "password"]
     /// `receipt_type` values of receipts from the sandbox.
     static let sandboxReceiptTypes: Set<String> = ["ProductionSandbox", "ProductionVPPSandbox", "Sandbox"]
+    /// What Apple calls production: `Production` in a verifyReceipt answer, `PROD` at the top of a V1 notification.
+    static let productionEnvironments: Set<String> = ["Production", "PROD"]
+    /// The receipt types Apple documents for verifyReceipt; any other (`Xcode`) marks a test environment.
+    static let receiptTypes: Set<String> = [
+        "Production", "ProductionVPP", "ProductionSandbox", "ProductionVPPSandbox", "Sandbox",
+    ]
 
     private let hasher: AccountKeyHasher
 
@@ -187,7 +193,7 @@ package struct ReceiptRecordParser: Sendable {
             throw ReceiptRecordError(.missingField, "\"\(response.name("status"))\" is missing")
         }
         var receipt = RecordedReceipt(
-            shape: shape, style: .none, status: status, environment: try response.string("environment"),
+            shape: shape, style: .none, status: status, environment: try Self.environment(response),
             isSandbox: false, transactions: [], pendingRenewals: [], storedRecord: [])
         receipt.isRetryable = try response.bool("is_retryable")
         if receipt.isRetryable == nil { receipt.isRetryable = try response.bool("is-retryable") }
@@ -255,11 +261,28 @@ package struct ReceiptRecordParser: Sendable {
                     offerCodeRefName: try fields.string("offer_code_ref_name"),
                     promotionalOfferID: try fields.string("promotional_offer_id")))
         }
+        receipt.isTestEnvironment = Self.isTestEnvironment(receipt.environment, receiptType: receipt.receiptType)
         receipt.isSandbox =
             receipt.environment?.lowercased() == "sandbox"
             || receipt.receiptType.map(Self.sandboxReceiptTypes.contains) == true
-            || status == 21007
+            || status == 21007 || receipt.isTestEnvironment
         return receipt
+    }
+
+    /// Whether an answer says it is neither production nor sandbox: an `environment` that is not `Production`,
+    /// `PROD` or sandbox, or a `receipt_type` Apple does not document (`Xcode`).
+    private static func isTestEnvironment(_ environment: String?, receiptType: String?) -> Bool {
+        if let environment, !productionEnvironments.contains(environment), environment.lowercased() != "sandbox" {
+            return true
+        }
+        return receiptType.map { !receiptTypes.contains($0) } ?? false
+    }
+
+    /// `environment` as written: an empty string is kept (not "absent", as elsewhere), so that it is never read as
+    /// an iOS 6 production answer, which carries none.
+    private static func environment(_ response: FieldReader) throws(ReceiptRecordError) -> String? {
+        if case .string("")? = response.object["environment"] { return "" }
+        return try response.string("environment")
     }
 
     private static func transaction(

@@ -44,10 +44,15 @@ package struct RecordedReceipt: Sendable {
     package var receiptDataSHA256: [UInt8]?
     /// verifyReceipt status.
     package var status: Int
-    /// `environment` as Apple wrote it (`Production`, `Sandbox`), if present.
+    /// `environment` as written (`Production`, `Sandbox`; an empty string or a number kept as its text), if present.
     package var environment: String?
-    /// Whether anything marks this as a sandbox receipt (environment, receipt_type, or status 21007).
+    /// Whether anything marks this as no production receipt: sandbox (environment, receipt_type, or status 21007) or
+    /// a test environment (`isTestEnvironment`).
     package var isSandbox: Bool
+    /// A verifyReceipt answer whose `environment` or `receipt_type` is neither what Apple calls production nor
+    /// sandbox (`Xcode`, `LocalTesting`, an empty string, a number): test data or a forgery. The record is kept and
+    /// marked sandbox; its transactions are never purchases (docs/inputs.md, "Environment").
+    package var isTestEnvironment = false
     /// The retry flag (`is_retryable` or `is-retryable`).
     package var isRetryable: Bool?
     package var receiptType: String?
@@ -76,6 +81,23 @@ package struct RecordedReceipt: Sendable {
 
     /// `Sandbox` or `Production`: the namespace a legacy transaction id lives in.
     package var transactionEnvironment: String { isSandbox ? "Sandbox" : "Production" }
+
+    /// The environments whose transactions are purchases, spelled as Apple spells them.
+    package static let purchaseEnvironments: Set<String> = ["Production", "Sandbox"]
+
+    /// Drops the transactions that can never be purchases: every one of a test-environment answer, and each signed
+    /// one whose payload names another environment (`Xcode`, `LocalTesting`, a lowercase `sandbox`). Their record is
+    /// kept (a signed one as a verified `signed_object`), never counted.
+    package mutating func keepPurchaseEnvironments() {
+        if isTestEnvironment {
+            transactions.removeAll()
+            return
+        }
+        let isPurchase = { (entry: TransactionEntry) in
+            entry.signed?.environment.map(Self.purchaseEnvironments.contains) ?? true
+        }
+        if !transactions.allSatisfy(isPurchase) { transactions.removeAll { !isPurchase($0) } }
+    }
 
     /// The namespace `entry`'s transaction id lives in: what its signed payload says (`Production`, `Sandbox`,
     /// `Xcode`, `LocalTesting`), else the receipt's.

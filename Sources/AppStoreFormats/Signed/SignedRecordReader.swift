@@ -22,7 +22,19 @@ struct SignedRecordReader {
     /// A V2 notification body or a Server API response.
     static func isSignedBody(_ object: JSONObject) -> Bool {
         ["signedPayload", "signedTransactions", "notificationHistory", "signedTransactionInfo", "signedRenewalInfo"]
-            .contains(where: object.contains) || isStatusesPage(object)
+            .contains(where: object.contains) || isStatusesPage(object) || isEmptyServerAPIPage(object)
+    }
+
+    /// A Server API page that carries no signed object: a history page without `signedTransactions` (`revision`,
+    /// `hasMore`), a notification-history page without entries (`paginationToken`, `hasMore`), statuses with no
+    /// group (`appAppleId`, `data`). Stored like any page, with nothing signed (it says there was nothing), never
+    /// read as a verifyReceipt answer.
+    private static func isEmptyServerAPIPage(_ object: JSONObject) -> Bool {
+        if object.contains("hasMore") && (object.contains("revision") || object.contains("paginationToken")) {
+            return true
+        }
+        guard case .array? = object["data"] else { return false }
+        return object.contains("appAppleId") || object.contains("bundleId")
     }
 
     /// All subscription statuses: `data` is an array of groups with `lastTransactions`.
@@ -151,6 +163,11 @@ struct SignedRecordReader {
             receipt.pendingRenewals.append(
                 try SignedPayloads.renewalInfo(payload, ordinal: receipt.pendingRenewals.count))
         case .appTransaction:
+            // Apple signs an app transaction at its receiptCreationDate ("the date that the App Store signs a JWS app
+            // transaction"); it carries no signedDate, and one written there is not what Apple's verifier reads.
+            object.jws.signedDate = try payload.epochMilliseconds("receiptCreationDate")
+            // Its environment is its receiptType (Production, Sandbox, Xcode).
+            if object.environment == nil { object.environment = try payload.string("receiptType") }
             object.appTransactionID = try payload.identifier("appTransactionId")
             if receipt.originalApplicationVersion == nil {
                 receipt.originalApplicationVersion = try payload.string("originalApplicationVersion")

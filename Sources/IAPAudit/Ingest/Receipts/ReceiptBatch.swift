@@ -130,6 +130,7 @@ final class ReceiptBatch {
                 receipt.keepVerified(outcomes.map { $0 == .verified })
                 for outcome in outcomes { counts.signedOutcomes[outcome.rawValue, default: 0] += 1 }
             }
+            receipt.keepPurchaseEnvironments()
             ReceiptRows.appendReceipt(receipt, fileID: fileID, recordNumber: number, line: line, to: &chunk.receipts)
             try ReceiptRows.appendLinks(receipt, receiptID: receiptID, to: &chunk.links)
             try ReceiptRows.appendRenewals(receipt, receiptID: receiptID, to: &chunk.renewals)
