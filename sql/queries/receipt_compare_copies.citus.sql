@@ -38,4 +38,6 @@ FROM (
     ORDER BY environment, transaction_id, receipt_id, source, ordinal
 ) f
 WHERE p.environment = f.environment AND p.transaction_id = f.transaction_id;
-SELECT DISTINCT environment, transaction_id FROM stage_interesting WHERE disagrees;
+SELECT environment, transaction_id FROM stage_interesting WHERE disagrees
+UNION
+SELECT environment, transaction_id FROM stage_observed;

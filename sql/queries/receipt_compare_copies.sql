@@ -1,8 +1,8 @@
 -- Compares the staged copies with the stored transaction, after receipt_merge.sql. A copy that disagrees on what
 -- Apple never changes (compared to the second: some copies carry milliseconds, others only the text date) is recorded
 -- as a conflict; an agreeing copy that carries an expiry the stored transaction lacks gives it that expiry (the first
--- such copy in file order). Returns the conflicting transactions: the loader keeps staging their copies for the rest
--- of the run (see SettledTransactions).
+-- such copy in file order). Returns the conflicting transactions, and those whose state the file spoke of
+-- (stage_observed): the loader keeps staging their copies for the rest of the run (see SettledTransactions).
 WITH compared AS (
     SELECT p.id AS purchase_id, p.expires_date IS NULL AS stored_without_expiry, s.receipt_id, s.source, s.ordinal,
         s.product_id, s.purchase_date, s.original_transaction_id, s.expires_date, s.environment, s.transaction_id,
@@ -38,4 +38,6 @@ WITH compared AS (
     ) f
     WHERE p.id = f.purchase_id
 )
-SELECT DISTINCT environment, transaction_id FROM interesting WHERE disagrees;
+SELECT environment, transaction_id FROM interesting WHERE disagrees
+UNION
+SELECT environment, transaction_id FROM stage_observed;

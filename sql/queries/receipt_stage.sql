@@ -46,3 +46,9 @@ CREATE TEMPORARY TABLE IF NOT EXISTS stage_entry (
     offer_period                  text,
     app_transaction_id            text
 ) ON COMMIT DELETE ROWS;
+
+-- The transactions whose state the file's copies spoke of (receipt_merge.sql), returned with the conflicting ones.
+CREATE TEMPORARY TABLE IF NOT EXISTS stage_observed (
+    environment    text NOT NULL,
+    transaction_id text NOT NULL
+) ON COMMIT DELETE ROWS;

@@ -99,6 +99,14 @@ FROM (
 JOIN purchase s ON s.original_transaction_id = n.original_transaction_id
     AND s.web_order_line_item_id = n.web_order_line_item_id;
 
+-- A refund Apple reversed leaves the transaction without a cancellation, but its day still holds it: every refund
+-- the changed transactions' copies ever said (purchase_state) has its day recounted too.
+CREATE TEMPORARY TABLE rc_state_refund ON COMMIT DROP AS
+SELECT o.cancellation_date, l.product_id
+FROM rc_listed_change l
+JOIN purchase_state o ON o.environment = l.environment AND o.transaction_id = l.transaction_id
+WHERE l.is_changed AND o.cancellation_date IS NOT NULL;
+
 -- The recorded totals to recount: the days, in the zone, of the changed purchases and cancellations, per product.
 CREATE TEMPORARY TABLE rc_recount ON COMMIT DROP AS
 SELECT DISTINCT day AS first_day, day AS last_day, product_id
@@ -110,6 +118,9 @@ FROM (
     SELECT (p.cancellation_date AT TIME ZONE z.time_zone)::date, p.product_id
     FROM rc_new_purchase p CROSS JOIN rc_change_setting z
     WHERE p.cancellation_date IS NOT NULL
+    UNION ALL
+    SELECT (o.cancellation_date AT TIME ZONE z.time_zone)::date, o.product_id
+    FROM rc_state_refund o CROSS JOIN rc_change_setting z
 ) days;
 
 -- The windows: the recounted days, and each new report file's period with every stored period overlapping it,

@@ -55,6 +55,7 @@ package enum CitusDistribution {
         ("purchase_conflict", .distributed(by: "receipt_id", colocatedWith: "receipt")),
         // The transaction side, by transaction id (and the keys grouped with transactions).
         ("purchase", .distributed(by: "transaction_id", colocatedWith: nil)),
+        ("purchase_state", .distributed(by: "transaction_id", colocatedWith: "purchase")),
         ("store_account_member", .distributed(by: "original_transaction_id", colocatedWith: "purchase")),
         ("account_purchase", .distributed(by: "account_key", colocatedWith: "purchase")),
         ("flag", .distributed(by: "subject_key", colocatedWith: "purchase")),

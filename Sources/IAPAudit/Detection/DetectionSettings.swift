@@ -62,6 +62,8 @@ package struct DetectionSettings: Sendable, Equatable, Codable {
         package var minPurchasesForRate = 4
         /// `cancellation_reason` 1 is a problem in our app, not the customer's doing.
         package var ignoredCancellationReasons = [1]
+        /// Refund requests Apple did not grant (declined, or no refund that stands) that flag on their own.
+        package var warningDeclinedRequests = 3
         package init() {}
     }
 

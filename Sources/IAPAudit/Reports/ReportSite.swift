@@ -326,6 +326,9 @@ extension ReportSite {
                 ]
             }
         case "transaction":
+            if let history = data.transactions[subject.key]?.first?[12] {
+                page.blocks.append(.facts([("State history", .text(history))]))
+            }
             page.blocks += table(
                 "Receipt copies", rows: data.transactions[subject.key],
                 columns: [

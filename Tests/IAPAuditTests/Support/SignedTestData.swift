@@ -58,14 +58,16 @@ final class SignedTestData {
         return try chain.sign(payload.setting("signedDate", to: .integer(signedDate)), by: identity ?? chain.current)
     }
 
-    /// A V2 notification body (`{"signedPayload": …}`) carrying `transaction`.
-    func notification(_ transaction: String, uuid: String, at time: String) throws -> String {
+    /// A V2 notification body (`{"signedPayload": …}`) of `type` carrying `transaction`.
+    func notification(
+        _ transaction: String, uuid: String, at time: String, type: String = "ONE_TIME_CHARGE"
+    ) throws -> String {
         let data = SignedJSON.object([
             ("bundleId", .string("com.example.sk2")), ("appAppleId", .integer(333)),
             ("environment", .string("Production")), ("signedTransactionInfo", .string(transaction)),
         ])
         let payload = SignedJSON.object([
-            ("notificationType", .string("ONE_TIME_CHARGE")), ("notificationUUID", .string(uuid)),
+            ("notificationType", .string(type)), ("notificationUUID", .string(uuid)),
             ("version", .string("2.0")), ("data", data),
         ])
         let signed = try jws(payload, signedAt: Self.milliseconds(time))

@@ -1,10 +1,11 @@
 /// What one ingest run knows for certain about stored transactions, so that later files stage fewer copies.
 ///
 /// After a file commits, each transaction it staged is *settled* at the identity of its first staged copy `I`,
-/// unless the merge reported one of the file's copies as a conflict. For a settled transaction the stored row agrees
-/// with `I` on product, purchase second and original transaction (else `I` would have conflicted), and carries any
-/// refund or upgrade mark `I` carries (the merge applied it). A later copy with identity `I` would therefore make the
-/// merge do nothing at all, and is not staged. Skipping only copies that provably cause no server work leaves the
+/// unless the merge reported one of the file's copies as a conflict, or spoke of the transaction's state (a refund,
+/// revocation or upgrade: `purchase_state`, where what Apple signed last stands). For a settled transaction the stored
+/// row agrees with `I` on product, purchase second and original transaction (else `I` would have conflicted), and
+/// carries `I`'s refund and upgrade marks (a transaction with none, never marked before). A later copy with identity
+/// `I` would therefore make the merge do nothing at all, and is not staged. Skipping only copies that provably cause no server work leaves the
 /// stored result exactly what staging every file's copies gives, however files are grouped into runs; concurrent
 /// ingests cannot undo it either (they only add rows and marks).
 ///

@@ -1,22 +1,19 @@
 internal import AppStoreFormats
 
-/// Remembers, for one file, the first copy of each transaction, so that only copies the server must look at are
-/// staged: the first one, later ones that disagree with it on identity (a conflict), and later ones that carry a
-/// refund, upgrade or expiry the first did not. In real data a subscriber's every receipt repeats their whole history; most
-/// copies are exact repeats and need no server work at all.
+/// Remembers, for one file, the last staged copy of each transaction, so that only copies the server must look at are
+/// staged: the first one, and each later one that differs from the copy staged before it (a conflict; a refund,
+/// upgrade or expiry; a refund gone again, which is how Apple says it reversed one). In real data a subscriber's every
+/// receipt repeats their whole history; most copies are exact repeats and need no server work at all.
 struct TransactionCopies {
-    private var firstCopies: [TransactionKey: TransactionIdentity] = [:]
+    private var lastCopies: [TransactionKey: TransactionIdentity] = [:]
 
-    /// The copy as a staging candidate when it must be staged for the server (recording it when it is the first of
-    /// its transaction in this file); nil for a repeat of the first copy.
+    /// The copy as a staging candidate when it must be staged for the server (recording it as its transaction's
+    /// last staged copy); nil for a repeat of that copy.
     mutating func stagingCandidate(_ entry: TransactionEntry, environment: String) -> StagedCopy? {
         let transaction = TransactionKey(environment: environment, transactionID: entry.transactionID)
         let identity = TransactionIdentity(entry)
-        if let first = firstCopies[transaction] {
-            guard identity != first else { return nil }
-        } else {
-            firstCopies[transaction] = identity
-        }
+        if let last = lastCopies[transaction], identity == last { return nil }
+        lastCopies[transaction] = identity
         return StagedCopy(transaction: transaction, identity: identity.hashValue)
     }
 }
