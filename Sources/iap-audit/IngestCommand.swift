@@ -74,7 +74,10 @@ enum SummaryPrinter {
         }
         if !summary.signedOutcomes.isEmpty {
             let outcomes = summary.signedOutcomes.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
-            lines.append("signed objects: " + outcomes.joined(separator: ", "))
+            let repeated = summary.signedObjectsAlreadyStored
+            lines.append(
+                "signed objects: " + outcomes.joined(separator: ", ")
+                    + (repeated > 0 ? ", \(repeated) already stored" : ""))
         }
         Swift.print(lines.joined(separator: "\n"))
     }

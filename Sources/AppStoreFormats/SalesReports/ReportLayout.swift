@@ -2,8 +2,8 @@
 package enum ReportLayout: Sendable, Hashable, CustomStringConvertible {
     /// Sales and Trends, 2009 layout: 27 columns keyed by `Vendor Identifier`, `Royalty Price`, `Royalty Currency`.
     case sales27
-    /// Sales and Trends since September 2010, keyed by `SKU`; `columnCount` is 18, 20, 21, 22, 24 or 28 in files
-    /// seen so far, and is recorded exactly whatever it is.
+    /// Sales and Trends since September 2010, keyed by `SKU`; `columnCount` is one of `knownSalesColumnCounts` in
+    /// files seen so far, and is recorded exactly whatever it is.
     case sales(columnCount: Int)
     /// A financial report (`Start Date`, `Vendor Identifier`, `Quantity`, `Partner Share`, …, `Total_*` trailer).
     case financial
@@ -25,6 +25,7 @@ package enum ReportLayout: Sendable, Hashable, CustomStringConvertible {
         21: "+Category",
         22: "+CMB",
         24: "+Device, Supported Platforms",
+        27: "+Proceeds Reason, Preserved Pricing, Client (2017, before Order Type)",
         28: "+Proceeds Reason, Preserved Pricing, Client, Order Type",
     ]
 

@@ -28,6 +28,12 @@ package struct SalesReportParser: Sendable {
     /// Lines returned as `.skipped` because the header is unusable.
     package private(set) var skippedLineCount = 0
 
+    /// "18, 20, 21, 22, 24, 27 or 28": the SKU layouts' column counts, as the finding names them.
+    static var knownColumnCountsText: String {
+        let counts = ReportLayout.knownSalesColumnCounts.keys.sorted().map(String.init)
+        return counts.dropLast().joined(separator: ", ") + " or " + (counts.last ?? "")
+    }
+
     /// True once the header has turned out unusable: the remaining lines will all be `.skipped`, so a caller may
     /// stop reading and call `finish()`.
     package var isSkippingRows: Bool { phase == .skipping }
@@ -115,8 +121,8 @@ package struct SalesReportParser: Sendable {
             findings.append(
                 ReportFinding(
                     code: "unfamiliar-column-count",
-                    message: "SKU layout with \(columnCount) columns; known layouts have 18, 20, 21, 22, 24 or 28 "
-                        + "(all columns are kept by name)",
+                    message: "SKU layout with \(columnCount) columns; known layouts have "
+                        + Self.knownColumnCountsText + " (all columns are kept by name)",
                     line: headerLineNumber, severity: .info
                 )
             )

@@ -36,8 +36,10 @@ package struct IngestSummary: Sendable, Codable, Equatable {
     package var transactionEntries = 0
     /// Quarantined records by reason code.
     package var quarantinedByReason: [String: Int] = [:]
-    /// Signed objects (JWS) read, by verification outcome (`verified`, `bad-signature`, …).
+    /// Signed objects (JWS) stored, by verification outcome (`verified`, `bad-signature`, …).
     package var signedOutcomes: [String: Int] = [:]
+    /// Signed objects of records found already stored (`alreadyStored`): read, and not stored again.
+    package var signedObjectsAlreadyStored = 0
 
     /// An empty summary.
     package init() {}
@@ -47,7 +49,7 @@ package struct IngestSummary: Sendable, Codable, Equatable {
         let counts: [WritableKeyPath<IngestSummary, Int>] = [
             \.filesSeen, \.filesIngested, \.filesAlreadyIngested, \.filesUnchanged, \.filesIgnored, \.filesFailed,
             \.filesDeferred, \.alreadyStored, \.records, \.stored, \.quarantined, \.quarantinedFileProblems,
-            \.transactionEntries,
+            \.transactionEntries, \.signedObjectsAlreadyStored,
         ]
         for count in counts { self[keyPath: count] += other[keyPath: count] }
         quarantinedByReason.merge(other.quarantinedByReason, uniquingKeysWith: +)

@@ -233,6 +233,9 @@ package struct ReceiptIngest {
             logger.debug("loaded rows", metadata: ["file": "\(path)", "seconds": "\(stopwatch.seconds)"])
             counts.alreadyStored = try dropRecordsStoredBefore(fileID: fileID, path: path)
             counts.stored -= counts.alreadyStored
+            if counts.alreadyStored > 0 && !counts.signedOutcomes.isEmpty {
+                try countStoredSignedObjects(fileID: fileID, path: path, counts: &counts)
+            }
             try connection.execute(
                 script: try SQLResources.query("receipt_merge", on: queryDialect), context: "merge \(path)")
             // The file's last statement lists the conflicting transactions.
@@ -250,6 +253,23 @@ package struct ReceiptIngest {
             logger.debug("merged", metadata: ["file": "\(path)", "seconds": "\(stopwatch.seconds)"])
             return counts
         }
+    }
+
+    /// The file's signed objects by outcome as stored, once its records stored before are gone: the outcomes were
+    /// counted as they were read, and a notification Apple retried is stored once.
+    private func countStoredSignedObjects(fileID: Int64, path: String, counts: inout IngestSummary) throws {
+        let read = counts.signedOutcomes.values.reduce(0, +)
+        let rows = try connection.query(
+            """
+            SELECT outcome, count(*) FROM signed_object
+            WHERE receipt_id >= $1::bigint * 4294967296 AND receipt_id < ($1::bigint + 1) * 4294967296
+            GROUP BY outcome
+            """, [Int(fileID)], context: "count the signed objects stored from \(path)")
+        counts.signedOutcomes = [:]
+        for row in 0..<rows.rowCount {
+            counts.signedOutcomes[rows.string(row, 0) ?? "", default: 0] += Int(rows.string(row, 1) ?? "") ?? 0
+        }
+        counts.signedObjectsAlreadyStored = read - counts.signedOutcomes.values.reduce(0, +)
     }
 
     /// Removes this file's records that were stored before (by an earlier file, or earlier in this one) with
