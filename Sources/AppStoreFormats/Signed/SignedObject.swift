@@ -68,6 +68,19 @@ package struct SignedTransactionFields: Sendable, Equatable {
     package init() {}
 }
 
+extension CompactJWS {
+    /// Takes the instant Apple documents as the signing date of a payload of `kind`: an app transaction is signed at
+    /// its `receiptCreationDate` ("the date that the App Store signs a JWS app transaction"; it has no `signedDate`,
+    /// and one written there is not what Apple's verifier reads); every other kind at its `signedDate`, already read.
+    /// `path` names the payload in an error.
+    package mutating func adoptSigningDate(of kind: SignedObject.Kind, path: String = "payload")
+        throws(ReceiptRecordError)
+    {
+        guard kind == .appTransaction else { return }
+        signedDate = try FieldReader(payload, path: path).epochMilliseconds("receiptCreationDate")
+    }
+}
+
 extension RecordedReceipt {
     /// Keeps only the transactions and renewal infos whose JWS verified (`verified[i]` for `signedObjects[i]`): a
     /// signed record that does not verify is kept as its `signed_object` rows, never as a purchase or renewal.

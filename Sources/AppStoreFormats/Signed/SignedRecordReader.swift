@@ -163,9 +163,7 @@ struct SignedRecordReader {
             receipt.pendingRenewals.append(
                 try SignedPayloads.renewalInfo(payload, ordinal: receipt.pendingRenewals.count))
         case .appTransaction:
-            // Apple signs an app transaction at its receiptCreationDate ("the date that the App Store signs a JWS app
-            // transaction"); it carries no signedDate, and one written there is not what Apple's verifier reads.
-            object.jws.signedDate = try payload.epochMilliseconds("receiptCreationDate")
+            try object.jws.adoptSigningDate(of: kind, path: payload.path)
             // Its environment is its receiptType (Production, Sandbox, Xcode).
             if object.environment == nil { object.environment = try payload.string("receiptType") }
             object.appTransactionID = try payload.identifier("appTransactionId")

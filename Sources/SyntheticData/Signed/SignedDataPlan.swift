@@ -514,6 +514,52 @@ struct SignedDataPlan {
                 description: "a yearly subscription refunded in part (REFUND_PRORATED): a "
                     + "refund, counted once, and no flag", transactionIDs: [String(yearly.base.transactionID)],
                 lines: refundLines))
+        try plantRefundRequests(&index, app: photo, product: product("com.example.photofx.credits10"))
+    }
+
+    /// A refund Apple reversed after the customer's dispute, and a refund request Apple is still waiting on.
+    private mutating func plantRefundRequests(_ index: inout Int, app: Int, product: Int) throws {
+        let disputed = nextAccount(&index, app: app)
+        var credits = newTransaction(disputed, product: product, at: start + Self.day + 3 * Self.hour)
+        var reversalLines = [
+            try deliver(
+                credits, account: disputed, at: credits.base.purchaseMilliseconds + 2_000,
+                shape: "envelope-signed-transaction")
+        ]
+        let refundTime = start + 3 * Self.day + 2 * Self.hour
+        credits.base.cancellationMilliseconds = refundTime
+        credits.revocationType = "REFUND_FULL"
+        reversalLines.append(
+            try notification(
+                "REFUND", subtype: nil, credits, disputed, at: refundTime + 60_000, shape: "notification-v2"))
+        // Apple signs the transaction again without its revocation: what it says last stands.
+        credits.base.cancellationMilliseconds = 0
+        credits.revocationType = nil
+        reversalLines.append(
+            try notification(
+                "REFUND_REVERSED", subtype: nil, credits, disputed, at: start + 5 * Self.day + 4 * Self.hour,
+                shape: "notification-v2"))
+        traps.append(
+            TrapRecord(
+                trap: "reversed-refund",
+                description: "a purchase refunded, then the refund reversed (REFUND_REVERSED): a sale and no refund, "
+                    + "no flag; its history says both", transactionIDs: [String(credits.base.transactionID)],
+                lines: reversalLines))
+
+        let asking = nextAccount(&index, app: app)
+        let pack = newTransaction(asking, product: product, at: end - 2 * Self.day)
+        let requestLines = [
+            try deliver(
+                pack, account: asking, at: pack.base.purchaseMilliseconds + 2_000, shape: "envelope-signed-transaction"),
+            try notification(
+                "CONSUMPTION_REQUEST", subtype: nil, pack, asking, at: end - 6 * Self.hour, shape: "notification-v2"),
+        ]
+        traps.append(
+            TrapRecord(
+                trap: "open-consumption-request",
+                description: "a refund request Apple waits on (CONSUMPTION_REQUEST): listed with its deadline by the "
+                    + "consumption-requests report, no flag", transactionIDs: [String(pack.base.transactionID)],
+                lines: requestLines))
     }
 
     /// A fresh account of `app`.

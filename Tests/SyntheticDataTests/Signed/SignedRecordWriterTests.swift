@@ -88,10 +88,23 @@ import Testing
         let expected = Dictionary(
             manifest.entries.map { (key($0.file, $0.line, $0.pointer), $0.outcome) }, uniquingKeysWith: { $1 })
         #expect(found.count == manifest.entries.count)
+        let kinds = Self.kinds(manifest)
         for jws in found {
-            let outcome = jws.jws.map { verifier.verify($0).rawValue } ?? "invalid-jws"
+            let outcome = Self.outcome(of: jws, kind: kinds[key(jws.file, jws.line, jws.pointer)], verifier: verifier)
             #expect(expected[key(jws.file, jws.line, jws.pointer)] == outcome, "\(jws.file):\(jws.line) \(jws.pointer)")
         }
+    }
+
+    /// Each manifest entry's kind, by place.
+    static func kinds(_ manifest: SignedManifest) -> [String: String] {
+        Dictionary(manifest.entries.map { (key($0.file, $0.line, $0.pointer), $0.kind) }, uniquingKeysWith: { $1 })
+    }
+
+    /// What the ingest concludes about one JWS of `kind`: judged at its kind's signing date, as the reader does.
+    static func outcome(of found: FoundJWS, kind: String?, verifier: SignatureVerifier) -> String {
+        guard var jws = found.jws else { return "invalid-jws" }
+        if let kind = kind.flatMap(SignedObject.Kind.init(rawValue:)) { try? jws.adoptSigningDate(of: kind) }
+        return verifier.verify(jws).rawValue
     }
 
     @Test func everyJWSGetsTheOutcomeTheManifestGivesWhenTheGeneratorsRootIsTrusted() throws {
@@ -106,8 +119,10 @@ import Testing
         #expect(expected.count == manifest.entries.count, "two entries name the same place")
         #expect(found.count == manifest.entries.count)
         var outcomes: [String: Int] = [:]
+        let kinds = Self.kinds(manifest)
         for jws in found {
-            let outcome = jws.jws.map { verifier.verify($0).rawValue } ?? "invalid-jws"
+            let outcome = Self.outcome(
+                of: jws, kind: kinds[Self.key(jws.file, jws.line, jws.pointer)], verifier: verifier)
             outcomes[outcome, default: 0] += 1
             #expect(
                 expected[Self.key(jws.file, jws.line, jws.pointer)] == outcome, "\(jws.file):\(jws.line) \(jws.pointer)"
@@ -185,7 +200,10 @@ import Testing
         let (manifest, found) = try Self.generate(in: directory)
         let byTrap = Dictionary(manifest.traps.map { ($0.trap, $0) }, uniquingKeysWith: { $1 })
         #expect(
-            Set(byTrap.keys) == ["three-ways", "upgrade", "family-shared", "prorated-refund", "leaf-expired-since"])
+            Set(byTrap.keys) == [
+                "three-ways", "upgrade", "family-shared", "prorated-refund", "leaf-expired-since", "reversed-refund",
+                "open-consumption-request",
+            ])
         let transactions = found.compactMap { $0.jws }.filter { $0.payload["transactionId"] != nil }
         func payloads(of id: String) -> [JSONObject] {
             transactions.map(\.payload).filter { $0["transactionId"] == .string(id) }
@@ -207,6 +225,16 @@ import Testing
             payloads(of: refunded).contains {
                 $0["revocationType"] == .string("REFUND_PRORATED") && $0["revocationDate"] != nil
             })
+
+        // Refunded, then signed again without the refund; a refund request on a purchase never refunded.
+        let reversed = try #require(byTrap["reversed-refund"]?.transactionIDs.first)
+        let reversedCopies = payloads(of: reversed)
+        #expect(reversedCopies.contains { $0["revocationType"] == .string("REFUND_FULL") })
+        #expect(reversedCopies.filter { $0["revocationDate"] == nil }.count == 2)
+        let asked = try #require(byTrap["open-consumption-request"]?.transactionIDs.first)
+        #expect(payloads(of: asked).allSatisfy { $0["revocationDate"] == nil })
+        let types = found.compactMap { $0.jws?.payload["notificationType"] }
+        #expect(types.contains(.string("REFUND_REVERSED")) && types.contains(.string("CONSUMPTION_REQUEST")))
 
         // The retired leaf was valid when it signed, and has expired since.
         let retired = try #require(byTrap["leaf-expired-since"])
