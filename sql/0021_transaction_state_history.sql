@@ -58,11 +58,12 @@ ORDER BY n.notification_uuid, n.receipt_id, n.ordinal;
 CREATE VIEW purchase_state_change AS
 WITH observed AS (
     SELECT s.*,
-        s.cancellation_date IS NOT NULL AS is_refunded,
+        -- verifyReceipt dates an upgrade with a cancellation_date: an upgrade is no refund.
+        s.cancellation_date IS NOT NULL AND NOT s.is_upgraded AS is_refunded,
         s.revocation_date IS NOT NULL AND s.cancellation_date IS NULL AS is_revoked,
-        lag(s.cancellation_date IS NOT NULL) OVER w AS was_refunded,
+        lag(s.cancellation_date IS NOT NULL AND NOT s.is_upgraded) OVER w AS was_refunded,
         lag(s.revocation_date IS NOT NULL AND s.cancellation_date IS NULL) OVER w AS was_revoked,
-        lag(s.is_upgraded) OVER w AS was_upgraded
+        bool_or(s.is_upgraded) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS was_upgraded
     FROM purchase_state s
     WINDOW w AS (PARTITION BY s.environment, s.transaction_id ORDER BY s.signed_at NULLS FIRST, s.receipt_id)
 )
