@@ -28,32 +28,44 @@ ON CONFLICT (environment, transaction_id) DO NOTHING;
 -- copy's request date, else its receipt's creation date, else when our server recorded it; a record with none of
 -- them (an old notification) said it no earlier than the refund, revocation or purchase it carries.
 -- First, a transaction about to get its first refund, revocation or upgrade: its state as stored so far, said by its
--- first receipt (the file's first copy, for a transaction this file stored first).
-INSERT INTO purchase_state (environment, transaction_id, receipt_id, signed_at, cancellation_date,
-    cancellation_reason, is_upgraded, revocation_date, revocation_reason, revocation_type, revocation_percentage)
-SELECT p.environment, p.transaction_id, p.first_receipt_id,
-    coalesce(r.request_date, r.receipt_creation_date, p.signed_date, r.recorded_at, p.cancellation_date,
-        p.revocation_date, p.purchase_date),
-    p.cancellation_date,
-    p.cancellation_reason, coalesce(p.is_upgraded, false), p.revocation_date, p.revocation_reason,
-    p.revocation_type, p.revocation_percentage
-FROM (
-    SELECT DISTINCT environment, transaction_id
-    FROM stage_entry
-    WHERE cancellation_date IS NOT NULL OR is_upgraded OR revocation_date IS NOT NULL
-) m
-JOIN purchase p ON p.environment = m.environment AND p.transaction_id = m.transaction_id
-LEFT JOIN receipt r ON r.id = p.first_receipt_id
-WHERE NOT EXISTS (
-    SELECT 1 FROM purchase_state o WHERE o.environment = m.environment AND o.transaction_id = m.transaction_id)
-ON CONFLICT DO NOTHING;
+-- first receipt (the file's first copy, for a transaction this file stored first). Noted in stage_observed, like the
+-- copies below: a transaction with a state is never settled (SettledTransactions).
+WITH baseline AS (
+    INSERT INTO purchase_state (environment, transaction_id, receipt_id, signed_at, cancellation_date,
+        cancellation_reason, is_upgraded, revocation_date, revocation_reason, revocation_type, revocation_percentage)
+    SELECT p.environment, p.transaction_id, p.first_receipt_id,
+        coalesce(r.request_date, r.receipt_creation_date, p.signed_date, r.recorded_at, p.cancellation_date,
+            p.revocation_date, p.purchase_date),
+        p.cancellation_date,
+        p.cancellation_reason, coalesce(p.is_upgraded, false), p.revocation_date, p.revocation_reason,
+        p.revocation_type, p.revocation_percentage
+    FROM (
+        SELECT DISTINCT environment, transaction_id
+        FROM stage_entry
+        WHERE cancellation_date IS NOT NULL OR is_upgraded OR revocation_date IS NOT NULL
+    ) m
+    JOIN purchase p ON p.environment = m.environment AND p.transaction_id = m.transaction_id
+    LEFT JOIN receipt r ON r.id = p.first_receipt_id
+    WHERE NOT EXISTS (
+        SELECT 1 FROM purchase_state o WHERE o.environment = m.environment AND o.transaction_id = m.transaction_id)
+    ON CONFLICT DO NOTHING
+    RETURNING environment, transaction_id
+)
+INSERT INTO stage_observed SELECT environment, transaction_id FROM baseline;
 
 -- Then the file's copies that say something: those with a mark, and every copy of a transaction that ever had one
 -- (without the mark, a newer copy says Apple took it back). One per record, a marked copy first (a verifyReceipt
 -- answer lists a transaction in in_app and in latest_receipt_info, and only the latter carries is_upgraded). A copy
 -- that disagrees on the product is a conflict (receipt_compare_copies.sql), not a state. The transactions are noted
 -- in stage_observed: their state may move, so the loader keeps staging their copies (SettledTransactions).
-WITH observed AS (
+-- The copies are chosen first (MATERIALIZED): only they meet receipt and purchase, not every staged copy.
+WITH state_copy AS MATERIALIZED (
+    SELECT s.*
+    FROM stage_entry s
+    WHERE s.cancellation_date IS NOT NULL OR s.is_upgraded OR s.revocation_date IS NOT NULL
+       OR EXISTS (
+           SELECT 1 FROM purchase_state o WHERE o.environment = s.environment AND o.transaction_id = s.transaction_id)
+), observed AS (
     INSERT INTO purchase_state (environment, transaction_id, receipt_id, signed_at, cancellation_date,
         cancellation_reason, is_upgraded, revocation_date, revocation_reason, revocation_type, revocation_percentage)
     SELECT DISTINCT ON (s.environment, s.transaction_id, s.receipt_id)
@@ -63,13 +75,10 @@ WITH observed AS (
         s.cancellation_date,
         s.cancellation_reason, coalesce(s.is_upgraded, false), s.revocation_date, s.revocation_reason,
         s.revocation_type, s.revocation_percentage
-    FROM stage_entry s
+    FROM state_copy s
     JOIN receipt r ON r.id = s.receipt_id
     JOIN purchase p ON p.environment = s.environment AND p.transaction_id = s.transaction_id
         AND p.product_id = s.product_id
-    WHERE s.cancellation_date IS NOT NULL OR s.is_upgraded OR s.revocation_date IS NOT NULL
-       OR EXISTS (
-           SELECT 1 FROM purchase_state o WHERE o.environment = s.environment AND o.transaction_id = s.transaction_id)
     ORDER BY s.environment, s.transaction_id, s.receipt_id,
         (s.cancellation_date IS NULL AND s.revocation_date IS NULL AND NOT coalesce(s.is_upgraded, false)),
         s.source, s.ordinal
@@ -95,7 +104,7 @@ FROM (
         o.revocation_percentage, bool_or(o.is_upgraded) OVER (PARTITION BY o.environment, o.transaction_id)
             AS is_upgraded
     FROM purchase_state o
-    JOIN stage_observed t ON t.environment = o.environment AND t.transaction_id = o.transaction_id
+    WHERE (o.environment, o.transaction_id) IN (SELECT environment, transaction_id FROM stage_observed)
     ORDER BY o.environment, o.transaction_id, o.signed_at DESC NULLS LAST, o.receipt_id DESC
 ) l
 WHERE p.environment = l.environment AND p.transaction_id = l.transaction_id

@@ -73,7 +73,9 @@ extension CompactJWS {
     /// its `receiptCreationDate` ("the date that the App Store signs a JWS app transaction"; it has no `signedDate`,
     /// and one written there is not what Apple's verifier reads); every other kind at its `signedDate`, already read.
     /// `path` names the payload in an error.
-    package mutating func adoptSigningDate(of kind: SignedObject.Kind, path: String = "payload")
+    package mutating func adoptSigningDate(
+        of kind: SignedObject.Kind, path: String = "payload"
+    )
         throws(ReceiptRecordError)
     {
         guard kind == .appTransaction else { return }

@@ -10,18 +10,22 @@ import Testing
 /// Both forms run here, on plain PostgreSQL, over files with repeated records, disagreeing copies and late expiries.
 struct QueryDialectTests {
     /// One transaction copy; `expires` adds an expiry (ms).
-    static func copy(_ transactionID: String, product: String = "coins", expires: Int? = nil) -> String {
+    static func copy(
+        _ transactionID: String, product: String = "coins", expires: Int? = nil, cancelled: Int? = nil
+    ) -> String {
         var fields = [
             #""transaction_id": "\#(transactionID)""#, #""original_transaction_id": "\#(transactionID)""#,
             #""product_id": "\#(product)""#, #""quantity": "1""#, #""purchase_date_ms": "1393754400000""#,
         ]
         if let expires { fields.append(#""expires_date_ms": "\#(expires)""#) }
+        if let cancelled { fields.append(#""cancellation_date_ms": "\#(cancelled)""#) }
         return "{" + fields.joined(separator: ", ") + "}"
     }
 
-    static func record(_ user: String, _ copies: [String]) -> String {
+    static func record(_ user: String, _ copies: [String], requested: Int = 1_393_754_400_000) -> String {
         #"{"application_username": "\#(user)", "response": {"status": 0, "environment": "Production", "#
-            + #""receipt": {"bundle_id": "com.example.game", "in_app": [\#(copies.joined(separator: ", "))]}}}"#
+            + #""receipt": {"bundle_id": "com.example.game", "request_date_ms": "\#(requested)", "#
+            + #""in_app": [\#(copies.joined(separator: ", "))]}}}"#
     }
 
     static let first = record("carol@example.com", [copy("1"), copy("2")])
@@ -32,11 +36,22 @@ struct QueryDialectTests {
     /// Disagrees with `first` on transaction 2's product.
     static let disagreeingLater = record("frank@example.com", [copy("2", product: "gems")])
 
+    /// Transaction 5 bought, refunded a day later and the refund reversed a day after that (answers by request date).
+    static let bought = record("gina@example.com", [copy("5")], requested: 1_393_840_800_000)
+    static let refunded = record(
+        "gina@example.com", [copy("5", cancelled: 1_393_900_000_000)], requested: 1_393_927_200_000)
+    static let reversed = record("gina@example.com", [copy("5"), copy("6")], requested: 1_394_013_600_000)
+    /// Transaction 7: bought in the first file (settled for the run), refunded and the refund reversed in the second.
+    static let bought7 = record("hal@example.com", [copy("7")], requested: 1_393_840_800_000)
+    static let refunded7 = record(
+        "hal@example.com", [copy("7", cancelled: 1_393_900_000_000)], requested: 1_393_927_200_000)
+    static let reversed7 = record("hal@example.com", [copy("7")], requested: 1_394_013_600_000)
+
     /// `first` again later in its own file and in the next one, and `disagreeing` again in the next one: each
-    /// stored once. Each file has one new conflict.
+    /// stored once. Each file has one new conflict. Transaction 5's copies arrive out of order.
     static let files = [
-        ("a.jsonl", [first, disagreeing, first]),
-        ("b.jsonl", [first, expiring, disagreeing, disagreeingLater]),
+        ("a.jsonl", [first, disagreeing, first, reversed, bought7]),
+        ("b.jsonl", [first, expiring, disagreeing, disagreeingLater, refunded, bought, refunded7, reversed7]),
     ]
 
     func ingest(_ dialect: QueryDialect) throws -> (TestWorkspace, IngestSummary) {
@@ -59,6 +74,10 @@ struct QueryDialectTests {
         let filled = "SELECT transaction_id, expires_date::text FROM purchase ORDER BY 1"
         #expect(try citus.connection.query(filled).rows == plain.connection.query(filled).rows)
         #expect(citusSummary.alreadyStored == plainSummary.alreadyStored)
+        let state =
+            "SELECT transaction_id, receipt_id::text, signed_at::text, cancellation_date::text FROM purchase_state "
+            + "ORDER BY 1, 2"
+        #expect(try citus.connection.query(state).rows == plain.connection.query(state).rows)
 
         // The data reached every part of both statements: the repeats dropped, the conflicts recorded, the expiry
         // filled.
@@ -67,10 +86,19 @@ struct QueryDialectTests {
         #expect(
             try plain.count("SELECT count(*) FROM purchase WHERE transaction_id = '3' AND expires_date IS NOT NULL")
                 == 1)
+        // Transaction 5's refund, said after the reversal was stored, is older than it: the reversal stands.
+        #expect(try plain.count("SELECT count(*) FROM purchase_state WHERE transaction_id = '5'") == 3)
+        #expect(
+            try plain.count(
+                "SELECT count(*) FROM purchase WHERE transaction_id IN ('5', '7') AND cancellation_date IS NULL") == 2)
+        // Transaction 7's reversal repeats the copy the run had settled on, but follows a refund in its file.
+        #expect(try plain.count("SELECT count(*) FROM purchase_state WHERE transaction_id = '7'") == 3)
     }
 
     @Test func aQueryWithoutACitusFormRunsTheSameTextOnBoth() throws {
-        #expect(try SQLResources.query("receipt_merge", on: .citus) == SQLResources.query("receipt_merge"))
+        #expect(
+            try SQLResources.query("receipt_drop_duplicates", on: .citus)
+                == SQLResources.query("receipt_drop_duplicates"))
         #expect(try SQLResources.query("receipt_dedupe", on: .citus) != SQLResources.query("receipt_dedupe"))
     }
 

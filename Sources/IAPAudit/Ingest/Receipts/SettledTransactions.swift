@@ -5,7 +5,8 @@
 /// revocation or upgrade: `purchase_state`, where what Apple signed last stands). For a settled transaction the stored
 /// row agrees with `I` on product, purchase second and original transaction (else `I` would have conflicted), and
 /// carries `I`'s refund and upgrade marks (a transaction with none, never marked before). A later copy with identity
-/// `I` would therefore make the merge do nothing at all, and is not staged. Skipping only copies that provably cause no server work leaves the
+/// `I` would therefore make the merge do nothing at all, and is not staged, unless a marked copy of its transaction
+/// came before it in its own file (`StagedCopy.saysState`: then it may be the reversal). Skipping only copies that provably cause no server work leaves the
 /// stored result exactly what staging every file's copies gives, however files are grouped into runs; concurrent
 /// ingests cannot undo it either (they only add rows and marks).
 ///
@@ -20,7 +21,7 @@ final class SettledTransactions {
 
     /// Whether the merge would do nothing with this copy.
     func isSettled(_ copy: StagedCopy) -> Bool {
-        copy.identity != Self.unsettled && identities[copy.transaction] == copy.identity
+        !copy.saysState && copy.identity != Self.unsettled && identities[copy.transaction] == copy.identity
     }
 
     /// Records a committed file: the copies it staged, in file order, and the transactions the merge found

@@ -6,6 +6,8 @@ internal import AppStoreFormats
 /// receipt repeats their whole history; most copies are exact repeats and need no server work at all.
 struct TransactionCopies {
     private var lastCopies: [TransactionKey: TransactionIdentity] = [:]
+    /// Transactions with a refund, revocation or upgrade among this file's copies so far.
+    private var marked: Set<TransactionKey> = []
 
     /// The copy as a staging candidate when it must be staged for the server (recording it as its transaction's
     /// last staged copy); nil for a repeat of that copy.
@@ -14,7 +16,10 @@ struct TransactionCopies {
         let identity = TransactionIdentity(entry)
         if let last = lastCopies[transaction], identity == last { return nil }
         lastCopies[transaction] = identity
-        return StagedCopy(transaction: transaction, identity: identity.hashValue)
+        if identity.isMarked { marked.insert(transaction) }
+        return StagedCopy(
+            transaction: transaction, identity: identity.hashValue,
+            saysState: identity.isMarked || (!marked.isEmpty && marked.contains(transaction)))
     }
 }
 
@@ -45,6 +50,9 @@ struct TransactionIdentity: Hashable {
         isRevoked = entry.signed?.revocationDate != nil
     }
 
+    /// A refund, revocation or upgrade: a copy that speaks of the transaction's state.
+    var isMarked: Bool { isCancelled || isUpgraded || isRevoked }
+
     private static func second(of timestamp: Timestamp) -> Int64 {
         let milliseconds = timestamp.millisecondsSince1970
         return milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
@@ -74,4 +82,7 @@ struct TransactionKey: Hashable {
 struct StagedCopy {
     let transaction: TransactionKey
     let identity: Int
+    /// The copy is marked, or an earlier copy of its transaction in this file was: it may move the transaction's
+    /// state (a copy without the refund, signed after it, is a reversal), so it is staged even when settled.
+    var saysState = false
 }
