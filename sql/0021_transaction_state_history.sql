@@ -37,11 +37,9 @@ FROM purchase p
 LEFT JOIN receipt r ON r.id = coalesce(p.changed_receipt_id, p.first_receipt_id)
 WHERE p.cancellation_date IS NOT NULL OR p.is_upgraded OR p.revocation_date IS NOT NULL;
 
--- The refund requests Apple sent about a transaction (App Store Server Notifications V2): CONSUMPTION_REQUEST (a
--- customer asked; Apple waits 12 hours for consumption information), REFUND (granted), REFUND_DECLINED,
--- REFUND_REVERSED; once each by notificationUUID, verified only, with the transaction the notification carries (its
--- data.signedTransactionInfo, a signed object of the same record).
-CREATE VIEW refund_notification AS
+-- The V2 notifications Apple sent about a transaction, once each by notificationUUID, verified only, with the
+-- transaction the notification carries (its data.signedTransactionInfo, a signed object of the same record).
+CREATE VIEW transaction_notification AS
 SELECT DISTINCT ON (n.notification_uuid)
     n.notification_uuid, n.notification_type, n.notification_subtype, n.signed_date, n.environment,
     t.transaction_id, t.original_transaction_id, t.product_id, n.bundle_id, n.receipt_id
@@ -49,12 +47,19 @@ FROM signed_object n
 JOIN signed_object t ON t.receipt_id = n.receipt_id AND t.kind = 'transaction' AND t.outcome = 'verified'
     AND t.path = CASE WHEN n.path = '' THEN 'payload' ELSE n.path || '.payload' END || '.data.signedTransactionInfo'
 WHERE n.kind = 'notification' AND n.outcome = 'verified' AND n.notification_uuid IS NOT NULL
-  AND n.notification_type IN ('CONSUMPTION_REQUEST', 'REFUND', 'REFUND_DECLINED', 'REFUND_REVERSED')
 ORDER BY n.notification_uuid, n.receipt_id, n.ordinal;
 
+-- The refund requests among them: CONSUMPTION_REQUEST (a customer asked; Apple waits 12 hours for consumption
+-- information), REFUND (granted), REFUND_DECLINED, REFUND_REVERSED.
+CREATE VIEW refund_notification AS
+SELECT *
+FROM transaction_notification
+WHERE notification_type IN ('CONSUMPTION_REQUEST', 'REFUND', 'REFUND_DECLINED', 'REFUND_REVERSED');
+
 -- A transaction's history, one row per change, in the order Apple signed them: refunded, reversed (a refund taken
--- back), revoked (a family-shared copy taken back) and restored, upgraded, and the refund requests (requested,
--- declined). "refunded 03-05, reversed 03-12" on the transaction's page.
+-- back), revoked (a family-shared copy taken back) and restored, upgraded (from its copies); and from Apple's
+-- notifications about it: refund-requested, refund-declined, renewal-off and renewal-on (DID_CHANGE_RENEWAL_STATUS),
+-- expired (EXPIRED). "refunded 03-05, reversed 03-12" on the transaction's page.
 CREATE VIEW purchase_state_change AS
 WITH observed AS (
     SELECT s.*,
@@ -78,18 +83,30 @@ CROSS JOIN LATERAL (VALUES
 ) c (change)
 WHERE c.change IS NOT NULL
 UNION ALL
-SELECT environment, transaction_id,
-    CASE notification_type WHEN 'CONSUMPTION_REQUEST' THEN 'refund-requested' ELSE 'refund-declined' END,
-    signed_date, receipt_id
-FROM refund_notification
-WHERE notification_type IN ('CONSUMPTION_REQUEST', 'REFUND_DECLINED') AND environment IN ('Production', 'Sandbox');
+SELECT environment, transaction_id, change, signed_date, receipt_id
+FROM (
+    SELECT n.*,
+        CASE WHEN n.notification_type = 'CONSUMPTION_REQUEST' THEN 'refund-requested'
+             WHEN n.notification_type = 'REFUND_DECLINED' THEN 'refund-declined'
+             WHEN n.notification_type = 'EXPIRED' THEN 'expired'
+             WHEN n.notification_type = 'DID_CHANGE_RENEWAL_STATUS' AND n.notification_subtype = 'AUTO_RENEW_DISABLED'
+                 THEN 'renewal-off'
+             WHEN n.notification_type = 'DID_CHANGE_RENEWAL_STATUS' AND n.notification_subtype = 'AUTO_RENEW_ENABLED'
+                 THEN 'renewal-on' END AS change
+    FROM transaction_notification n
+    WHERE n.environment IN ('Production', 'Sandbox')
+      AND n.notification_type IN ('CONSUMPTION_REQUEST', 'REFUND_DECLINED', 'EXPIRED', 'DID_CHANGE_RENEWAL_STATUS')
+) n
+WHERE change IS NOT NULL;
 COMMENT ON VIEW purchase_state_change IS 'Every change of a transaction''s state, with when Apple signed it and the '
-    'record that said so: refunded, reversed, revoked, restored, upgraded, refund-requested, refund-declined.';
+    'record that said so: refunded, reversed, revoked, restored, upgraded, refund-requested, refund-declined, '
+    'renewal-off, renewal-on, expired.';
 
 DO $$
 BEGIN
     IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'iap_audit_analyst') THEN
-        GRANT SELECT ON purchase_state, refund_notification, purchase_state_change TO iap_audit_analyst;
+        GRANT SELECT ON purchase_state, transaction_notification, refund_notification, purchase_state_change
+            TO iap_audit_analyst;
     END IF;
 END
 $$;

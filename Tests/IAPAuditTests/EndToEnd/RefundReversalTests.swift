@@ -22,7 +22,8 @@ struct RefundReversalTests {
 
     /// erin buys gold three times on 03-02. 2000000101 is refunded on 03-05 and the refund reversed on 03-12, its
     /// copies arriving in order; 2000000102 the same, its copies arriving backwards (the reversal first, the purchase
-    /// last); 2000000103's refund stands. dora asked for three refunds Apple declined, and one that is still open.
+    /// last); 2000000103's refund stands; 2000000108 is a subscription whose renewal she turned off and which expired.
+    /// dora asked for three refunds Apple declined, and one that is still open.
     /// A forged copy of 2000000101 gives that transaction a page on the site.
     static func write(_ test: TestWorkspace, _ data: SignedTestData) throws -> Deliveries {
         func purchase(_ id: String, minute: Int) throws -> String {
@@ -43,10 +44,18 @@ struct RefundReversalTests {
                 T.transaction(id, product: "gold", at: "2025-03-02T18:0\(minute):00Z", price: 990),
                 signedAt: T.milliseconds("2025-03-12T10:00:00Z"))
         }
-        func notice(_ jws: String, _ type: String, _ uuid: Int, at time: String) throws -> String {
+        func notice(
+            _ jws: String, _ type: String, _ uuid: Int, at time: String, subtype: String? = nil
+        ) throws -> String {
             try data.notification(
-                jws, uuid: "6f1c2a52-0000-4000-8000-\(String(format: "%012d", uuid))", at: time, type: type)
+                jws, uuid: "6f1c2a52-0000-4000-8000-\(String(format: "%012d", uuid))", at: time, type: type,
+                subtype: subtype)
         }
+        // erin's monthly subscription, its renewal turned off, then expired.
+        let plus = try data.jws(
+            T.transaction(
+                "2000000108", product: "plus", type: "Auto-Renewable Subscription", at: "2025-03-03T18:00:00Z",
+                price: 2990, extra: [("expiresDate", .integer(T.milliseconds("2025-04-03T18:00:00Z")))]))
         let forged = try data.jws(
             T.transaction("2000000101", product: "gold", at: "2025-03-02T18:01:00Z", quantity: 50, price: 990),
             by: data.chain.impostor)
@@ -67,6 +76,10 @@ struct RefundReversalTests {
                 try notice(dora[index], "REFUND_DECLINED", 10 + index, at: "2025-03-0\(6 + index)T12:00:00Z")
             }
         let third = [
+            T.envelope("erin@example.com", [plus]),
+            try notice(
+                plus, "DID_CHANGE_RENEWAL_STATUS", 30, at: "2025-03-10T08:00:00Z", subtype: "AUTO_RENEW_DISABLED"),
+            try notice(plus, "EXPIRED", 31, at: "2025-04-03T18:00:05Z", subtype: "VOLUNTARY"),
             try notice(try reversed("2000000101", minute: 1), "REFUND_REVERSED", 5, at: "2025-03-12T10:00:00Z"),
             T.envelope("erin@example.com", [try purchase("2000000102", minute: 2)]),
             try notice(dora[3], "CONSUMPTION_REQUEST", 20, at: "2025-03-20T09:00:00Z"),
@@ -127,13 +140,14 @@ struct RefundReversalTests {
             """
             SELECT transaction_id, string_agg(change || ' ' || to_char(signed_at AT TIME ZONE 'UTC', 'MM-DD'), ', '
                 ORDER BY signed_at)
-            FROM purchase_state_change WHERE transaction_id IN ('2000000101', '2000000102', '2000000103')
+            FROM purchase_state_change
+            WHERE transaction_id IN ('2000000101', '2000000102', '2000000103', '2000000108')
             GROUP BY transaction_id ORDER BY transaction_id
             """)
         #expect(
             history.rows.map { $0.compactMap { $0 }.joined(separator: ": ") } == [
                 "2000000101: refunded 03-05, reversed 03-12", "2000000102: refunded 03-05, reversed 03-12",
-                "2000000103: refunded 03-05",
+                "2000000103: refunded 03-05", "2000000108: renewal-off 03-10, expired 04-03",
             ])
 
         // refund-abuse counts the one refund that stands (below warning_refunds); dora's refused requests flag her.

@@ -58,18 +58,19 @@ final class SignedTestData {
         return try chain.sign(payload.setting("signedDate", to: .integer(signedDate)), by: identity ?? chain.current)
     }
 
-    /// A V2 notification body (`{"signedPayload": …}`) of `type` carrying `transaction`.
+    /// A V2 notification body (`{"signedPayload": …}`) of `type` (and `subtype`) carrying `transaction`.
     func notification(
-        _ transaction: String, uuid: String, at time: String, type: String = "ONE_TIME_CHARGE"
+        _ transaction: String, uuid: String, at time: String, type: String = "ONE_TIME_CHARGE", subtype: String? = nil
     ) throws -> String {
         let data = SignedJSON.object([
             ("bundleId", .string("com.example.sk2")), ("appAppleId", .integer(333)),
             ("environment", .string("Production")), ("signedTransactionInfo", .string(transaction)),
         ])
-        let payload = SignedJSON.object([
+        var payload = SignedJSON.object([
             ("notificationType", .string(type)), ("notificationUUID", .string(uuid)),
             ("version", .string("2.0")), ("data", data),
         ])
+        if let subtype { payload = payload.setting("subtype", to: .string(subtype)) }
         let signed = try jws(payload, signedAt: Self.milliseconds(time))
         return SignedJSON.object([("signedPayload", .string(signed))]).text
     }
