@@ -37,6 +37,13 @@ package enum IAPAuditError: Error, Sendable, CustomStringConvertible {
 
     /// `error` as an `IAPAuditError`: itself, a wrapped `PostgresError` or embedded-server error; nil for others.
     package static func wrapping(_ error: any Error) -> IAPAuditError? {
+        let wrapped = plainWrapping(error)
+        // The embedded server gone (69) because its own disk filled: the server's log says so, and it is 74.
+        if wrapped?.exitCode == 69, let full = EmbeddedServerLog.diskFull() { return .storage(full) }
+        return wrapped
+    }
+
+    private static func plainWrapping(_ error: any Error) -> IAPAuditError? {
         switch error {
         case let error as IAPAuditError: error
         case let error as PostgresError where error.isStorageFailure: .storage("the database server: \(error.summary)")

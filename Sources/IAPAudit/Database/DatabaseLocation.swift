@@ -52,7 +52,9 @@ package enum DatabaseLocation: Sendable {
                 connection = try Connection(conninfo: "", logger: logger)
             case .embedded(let home, let database):
                 let installation = try PostgresInstallation.find(environment: environment, searchRoot: "/")
-                let endpoint = try EmbeddedServer(home: home, installation: installation, logger: logger).start()
+                let server = EmbeddedServer(home: home, installation: installation, logger: logger)
+                let endpoint = try server.start()
+                EmbeddedServerLog.watch(server)
                 try Self.createDatabaseIfNeeded(database, endpoint: endpoint, logger: logger)
                 connection = try Connection(conninfo: endpoint.connectionString(database: database), logger: logger)
             }
