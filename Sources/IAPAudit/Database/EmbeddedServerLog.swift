@@ -16,7 +16,8 @@ enum EmbeddedServerLog {
 
     /// Remembers `server`'s log from its present end on.
     static func watch(_ server: EmbeddedServer) {
-        let size = (try? FileManager.default.attributesOfItem(atPath: server.logFile)[.size] as? NSNumber)?
+        let size =
+            (try? FileManager.default.attributesOfItem(atPath: server.logFile)[.size] as? NSNumber)?
             .uint64Value ?? 0
         watched.withLock { $0 = Watched(logFile: server.logFile, dataDirectory: server.dataDirectory, offset: size) }
     }
