@@ -17,15 +17,19 @@ package enum IngestRendering {
         package var unencodable: String?
     }
 
+    /// Made once: a fuzzer renders thousands of files a second, and the trust store's certificates parse slowly.
+    private static let parser = ReceiptRecordParser(hasher: AccountKeyHasher(pepper: nil))
+    private static let verifier = SignatureVerifier()
+    private static let logger = Logger(label: "iap-audit.fuzz") { _ in SwiftLogNoOpLogHandler() }
+
     /// Renders the receipt file at `path` (JSON Lines, or one JSON document when its name ends in `.json`) as ingest
     /// would, with `fileID` (large ids exercise the id arithmetic).
     package static func receipts(path: String, fileID: Int64 = (1 << 31) - 1) throws -> Outcome {
         let format = ReceiptFileFormat(fileName: path) ?? .jsonLines
         let reader = try ReceiptFileReader(path: path, format: format, maxRecordLength: 1 << 20)
         let batch = ReceiptBatch(
-            reader: reader, parser: ReceiptRecordParser(hasher: AccountKeyHasher(pepper: nil)),
-            verifier: SignatureVerifier(), fileID: fileID, path: path, runID: Int64.max,
-            logger: Logger(label: "iap-audit.fuzz") { _ in SwiftLogNoOpLogHandler() })
+            reader: reader, parser: parser, verifier: verifier, fileID: fileID, path: path, runID: Int64.max,
+            logger: logger)
         var outcome = Outcome()
         while !batch.isDone {
             var chunk = ParsedChunk()
@@ -41,8 +45,7 @@ package enum IngestRendering {
     package static func salesReport(path: String, fileID: Int64 = (1 << 31) - 1) throws -> Outcome {
         let reader = try SalesReportFileReader(path: path, maxLineLength: 1 << 20)
         let batch = SalesReportBatch(
-            reader: reader, fileID: fileID, path: path, runID: Int64.max,
-            logger: Logger(label: "iap-audit.fuzz") { _ in SwiftLogNoOpLogHandler() })
+            reader: reader, fileID: fileID, path: path, runID: Int64.max, logger: logger)
         while !batch.isDone {
             var rows = CopyWriter()
             try batch.fill(&rows, until: 1 << 20)
