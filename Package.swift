@@ -100,6 +100,10 @@ let package = Package(
             name: "fuzz-parsers", dependencies: ["AppStoreFormats"], path: "fuzz/Parsers",
             swiftSettings: strictSettings
         ),
+        // libFuzzer target over the whole way into COPY rows (read, parse, verify, render); fuzz/run-ingest runs it.
+        .executableTarget(
+            name: "fuzz-ingest", dependencies: ["IAPAudit"], path: "fuzz/Ingest", swiftSettings: strictSettings
+        ),
 
         // Build tool: embeds sql/ and reports/ into the binary, so an installed iap-audit needs no source tree.
         .executableTarget(name: "embed-resources", swiftSettings: strictSettings),

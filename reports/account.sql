@@ -1,7 +1,7 @@
 -- title: Account drill-down
 -- description: Everything about one app account, oldest first: its receipts, transactions, the store accounts it
 --   paid from and its flags. Look the account up by its hash: iap-audit hash-username NAME.
--- param: account text -- the account key (what hash-username prints)
+-- param: account account_key -- the account key (what hash-username prints)
 -- sensitive: false
 
 SELECT to_char(h.at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS at_utc,

@@ -3,7 +3,7 @@
 --   raised it (ids, counts, dates: enough to check by hand). The chart shows hits per rule per day.
 -- param: rule text = null -- only this rule, e.g. many-store-accounts
 -- param: severity text = null -- only this severity: info, warning or high
--- param: window integer = null -- only the last N days of history, by the day column (the flag's window end), ending on the newest window end; a flag without one is always listed; null or 0: all (run passes output.window)
+-- param: window days = null -- only the last N days of history, by the day column (the flag's window end), ending on the newest window end; a flag without one is always listed; null or 0: all (run passes output.window)
 -- chart: bar x=day y=hits series=rule
 -- sensitive: false
 

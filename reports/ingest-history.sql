@@ -2,7 +2,7 @@
 -- description: Every input file loaded, newest first: when, by which run, and how many records were stored or
 --   quarantined. Answers: did yesterday's files arrive, and did they load cleanly?
 -- param: since date = 1970-01-01 -- only files loaded on or after this day (UTC)
--- param: window integer = null -- only the last N days of history, by the day a file was loaded, ending on the newest load's; null or 0: all (run passes output.window)
+-- param: window days = null -- only the last N days of history, by the day a file was loaded, ending on the newest load's; null or 0: all (run passes output.window)
 -- sensitive: false
 
 SELECT f.id AS file_id,

@@ -3,7 +3,7 @@
 --   did we fail to load, and why? Excerpts (usernames removed) stay in the quarantine table for operators.
 -- param: since date = 1970-01-01 -- only records quarantined on or after this day (UTC)
 -- param: reason text = null -- only this reason code, e.g. invalid-json
--- param: window integer = null -- only the last N days of history, by the day a record was quarantined, ending on the newest quarantine's; null or 0: all (run passes output.window)
+-- param: window days = null -- only the last N days of history, by the day a record was quarantined, ending on the newest quarantine's; null or 0: all (run passes output.window)
 -- sensitive: true
 
 SELECT q.reason_code,

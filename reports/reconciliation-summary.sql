@@ -6,7 +6,7 @@
 --   look?
 -- param: from date = 1970-01-01 -- only periods ending on or after this day
 -- param: to date = 9999-12-31 -- only periods beginning on or before this day
--- param: window integer = null -- only the last N days of history, by period end, ending on the newest line's; null or 0: all (run passes output.window)
+-- param: window days = null -- only the last N days of history, by period end, ending on the newest line's; null or 0: all (run passes output.window)
 -- chart: bar x=period y=variance series=app
 -- sensitive: false
 

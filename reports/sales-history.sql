@@ -5,7 +5,7 @@
 -- param: from date = 1970-01-01 -- only periods ending on or after this day
 -- param: to date = 9999-12-31 -- only periods beginning on or before this day
 -- param: vendor_identifier text = null -- only this SKU or product id
--- param: window integer = null -- only the last N days of history, by period end, ending on the newest reported period's; null or 0: all (run passes output.window)
+-- param: window days = null -- only the last N days of history, by period end, ending on the newest reported period's; null or 0: all (run passes output.window)
 -- sensitive: false
 
 SELECT r.begin_date AS period_begin,

@@ -3,7 +3,7 @@
 --   transactions and app accounts each one has, whether it is confirmed, and the keys merged into it.
 -- param: min_app_accounts integer = 1 -- only clusters used by at least this many app accounts
 -- param: confirmed_only boolean = false -- only confirmed clusters
--- param: window integer = null -- only clusters with a purchase in the last N days, ending on the newest purchase of any cluster; null or 0: all (run passes output.window)
+-- param: window days = null -- only clusters with a purchase in the last N days, ending on the newest purchase of any cluster; null or 0: all (run passes output.window)
 -- sensitive: false
 
 SELECT c.store_account_key,

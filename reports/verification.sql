@@ -4,7 +4,7 @@
 --   the record and what it claims. Answers: is what we recorded really signed by Apple, and where is what is not?
 --   Records that did not verify never count as purchases; detect flags them (forged-signature).
 -- param: since date = 1970-01-01 -- only files loaded on or after this day (UTC)
--- param: window integer = null -- only the last N days of history, by the day a file was loaded, ending on the newest load's; null or 0: all (run passes output.window)
+-- param: window days = null -- only the last N days of history, by the day a file was loaded, ending on the newest load's; null or 0: all (run passes output.window)
 -- sensitive: false
 
 WITH objects AS (

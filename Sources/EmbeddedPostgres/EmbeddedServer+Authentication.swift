@@ -22,7 +22,7 @@ extension EmbeddedServer {
     /// The name of the map in `pg_ident.conf`.
     static let identMap = "iap_audit"
     /// Bumped when `provisionRoles` gains a step that existing clusters must run too.
-    static let rolesVersion = "1"
+    static let rolesVersion = "2"
 
     var rolesMarkerFile: String { clusterDirectory + "/roles.version" }
 
@@ -100,7 +100,11 @@ extension EmbeddedServer {
         }
         for database in databases {
             try runAdministration(database: database, sql: Self.ownershipSQL)
+            try runAdministration(database: database, sql: Self.containmentSQL)
         }
+        // Function privileges live in each database; one made later copies template1's.
+        try runAdministration(database: "template1", sql: Self.containmentSQL)
+        try runAdministration(database: "postgres", sql: Self.maintenanceDatabasesSQL)
         try Self.replaceFile(rolesMarkerFile, with: Self.rolesVersion, ownedBy: nil)
     }
 
@@ -133,6 +137,42 @@ extension EmbeddedServer {
         ALTER ROLE \(ownerRole) LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS INHERIT;
         -- The owner may act as an analyst (SET ROLE) to see what analysts see; the analyst gains nothing from it.
         GRANT \(analystRole) TO \(ownerRole);
+        """
+    }
+
+    /// What only the pipeline may call in the current database: the advisory-lock functions (an analyst holding the
+    /// run's lock would stop every run) and the ones that create large objects (rows outside any table, a way to fill
+    /// the disk). PostgreSQL grants them to PUBLIC; only their owner, the superuser, can take them back.
+    static var containmentSQL: String {
+        """
+        DO $$
+        DECLARE
+            routine regprocedure;
+        BEGIN
+            FOR routine IN
+                SELECT p.oid::regprocedure FROM pg_proc p
+                WHERE p.pronamespace = 'pg_catalog'::regnamespace
+                  AND (p.proname LIKE '%advisory%'
+                       OR p.proname IN ('lo_creat', 'lo_create', 'lo_from_bytea', 'lo_import'))
+            LOOP
+                EXECUTE format('REVOKE EXECUTE ON FUNCTION %s FROM PUBLIC', routine);
+                IF routine::text LIKE '%advisory%' THEN
+                    EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO %I', routine, '\(ownerRole)');
+                END IF;
+            END LOOP;
+        END
+        $$;
+        """
+    }
+
+    /// The server's own databases take no one's connections but the superuser's and (for `postgres`, where it checks
+    /// that its database exists) the pipeline's: an analyst's login could otherwise make temporary tables and
+    /// functions there.
+    static var maintenanceDatabasesSQL: String {
+        """
+        REVOKE CONNECT, TEMPORARY ON DATABASE postgres FROM PUBLIC;
+        REVOKE CONNECT, TEMPORARY ON DATABASE template1 FROM PUBLIC;
+        GRANT CONNECT ON DATABASE postgres TO \(ownerRole);
         """
     }
 

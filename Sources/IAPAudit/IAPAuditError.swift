@@ -32,9 +32,18 @@ package enum IAPAuditError: Error, Sendable, CustomStringConvertible {
     case embeddedServer(String)
     /// A disk is full or failing: the database server's, or the one reports and metrics are written to.
     case storage(String)
+    /// An output file or directory cannot be created (exists as a file, no permission, read-only file system).
+    case cannotCreate(String)
 
     /// `error` as an `IAPAuditError`: itself, a wrapped `PostgresError` or embedded-server error; nil for others.
     package static func wrapping(_ error: any Error) -> IAPAuditError? {
+        let wrapped = plainWrapping(error)
+        // The embedded server gone (69) because its own disk filled: the server's log says so, and it is 74.
+        if wrapped?.exitCode == 69, let full = EmbeddedServerLog.diskFull() { return .storage(full) }
+        return wrapped
+    }
+
+    private static func plainWrapping(_ error: any Error) -> IAPAuditError? {
         switch error {
         case let error as IAPAuditError: error
         case let error as PostgresError where error.isStorageFailure: .storage("the database server: \(error.summary)")
@@ -74,6 +83,7 @@ package enum IAPAuditError: Error, Sendable, CustomStringConvertible {
         case .postgres(let inner): inner.isUnavailable ? 69 : 70
         case .embeddedServer: 69
         case .storage: 74  // EX_IOERR
+        case .cannotCreate: 73  // EX_CANTCREAT
         }
     }
 
@@ -102,6 +112,7 @@ package enum IAPAuditError: Error, Sendable, CustomStringConvertible {
         case .postgres(let error): error.isUnavailable ? "database unavailable: \(error)" : "\(error)"
         case .embeddedServer(let message): "embedded database: \(message)"
         case .storage(let message): "I/O error (is a disk full?): \(message)"
+        case .cannotCreate(let message): message
         }
     }
 }

@@ -34,12 +34,14 @@ package struct Settings: Sendable {
         self.database = database
         self.environment = environment
         self.hasher = hasher
-        func seconds(_ name: String) -> Double? {
-            environment[name].flatMap(Double.init).flatMap { $0 >= 0 ? $0 : nil }
+        // Values outside their range were refused by `validateEnvironment` before (the throwing initialiser); one
+        // that gets here all the same keeps the default rather than reaching arithmetic that could trap.
+        func seconds(_ setting: SecondsSetting) -> Double? {
+            environment[setting.variable].flatMap { try? setting.value($0) }
         }
-        settlingSeconds = seconds("IAP_AUDIT_SETTLING_SECONDS") ?? settlingSeconds
-        lockTimeout = seconds("IAP_AUDIT_LOCK_TIMEOUT") ?? lockTimeout
-        serverTimeout = seconds("IAP_AUDIT_SERVER_TIMEOUT") ?? serverTimeout
+        settlingSeconds = seconds(.settling) ?? settlingSeconds
+        lockTimeout = seconds(.lockTimeout) ?? lockTimeout
+        serverTimeout = seconds(.serverTimeout) ?? serverTimeout
         trustedRootPaths = (environment["IAP_AUDIT_TRUSTED_ROOTS"] ?? "").split(separator: ":").map(String.init)
     }
 
@@ -59,6 +61,7 @@ package struct Settings: Sendable {
 
     /// Settings for `database`, with the hasher made from the pepper that `environment` configures.
     package init(database: DatabaseLocation, environment: [String: String]) throws(IAPAuditError) {
+        try Self.validateEnvironment(environment)
         self.init(
             database: database, environment: environment,
             hasher: AccountKeyHasher(pepper: try Self.pepper(environment: environment)))
@@ -96,10 +99,26 @@ package struct Settings: Sendable {
             // Editors add a final newline; it is not part of the secret.
             while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
             guard !bytes.isEmpty else { throw IAPAuditError.configuration("the pepper file is empty") }
+            try checkLength(bytes, "the pepper file \(path)")
             return bytes
         }
-        if let pepper = environment["IAP_AUDIT_PEPPER"], !pepper.isEmpty { return Array(pepper.utf8) }
+        if let pepper = environment["IAP_AUDIT_PEPPER"], !pepper.isEmpty {
+            try checkLength(Array(pepper.utf8), "IAP_AUDIT_PEPPER")
+            return Array(pepper.utf8)
+        }
         return nil
+    }
+
+    /// The shortest pepper accepted, in bytes: SHA-256's output length, below which RFC 2104 (section 3) says an
+    /// HMAC key weakens it; a short pepper is guessed as easily as the e-mail addresses it is meant to protect.
+    package static let minimumPepperBytes = 32
+
+    private static func checkLength(_ pepper: [UInt8], _ source: String) throws(IAPAuditError) {
+        guard pepper.count >= minimumPepperBytes else {
+            throw IAPAuditError.configuration(
+                "\(source) holds a pepper of \(pepper.count) bytes; HMAC-SHA256 needs at least \(minimumPepperBytes) "
+                    + "to be worth having: head -c 32 /dev/urandom | base64 > FILE makes one")
+        }
     }
 
     /// Refuses a pepper file others could read or change, as ssh refuses such a private key: group or other
@@ -116,6 +135,43 @@ package struct Settings: Sendable {
             throw IAPAuditError.configuration(
                 "the pepper file \(path) belongs to another user (uid \(owner)), who could read or replace it; "
                     + "it must belong to the user iap-audit runs as (uid \(user)) or root: chown \(user) \(path)")
+        }
+    }
+}
+
+/// A setting in seconds read from the environment, with the range it accepts.
+package struct SecondsSetting: Sendable {
+    /// The environment variable.
+    package let variable: String
+    /// The values accepted; anything else (not a number, infinite, negative, too large) is exit 78.
+    package let range: ClosedRange<Double>
+
+    package static let settling = SecondsSetting(variable: "IAP_AUDIT_SETTLING_SECONDS", range: 0...86_400)
+    /// 0 waits for a lock without limit (PostgreSQL's `lock_timeout` of 0); a day is far beyond any wait worth having.
+    package static let lockTimeout = SecondsSetting(variable: "IAP_AUDIT_LOCK_TIMEOUT", range: 0...86_400)
+    /// 0 turns the watchdog off; a week bounds even a rule over years of data.
+    package static let serverTimeout = SecondsSetting(variable: "IAP_AUDIT_SERVER_TIMEOUT", range: 0...604_800)
+    package static let all = [settling, lockTimeout, serverTimeout]
+
+    /// The seconds `text` gives, or the configuration error naming the variable and the accepted range.
+    package func value(_ text: String) throws(IAPAuditError) -> Double {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let seconds = Double(trimmed), seconds.isFinite, range.contains(seconds) else {
+            let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+            throw IAPAuditError.configuration(
+                "\(variable)=\"\(shown)\" is not a number of seconds from \(Int(range.lowerBound)) to "
+                    + "\(Int(range.upperBound))")
+        }
+        return seconds
+    }
+}
+
+extension Settings {
+    /// Checks every setting the environment gives as the TOML file's are checked: a value that is set but unusable is
+    /// exit 78 naming the variable and what it accepts, never a crash or a silent default.
+    package static func validateEnvironment(_ environment: [String: String]) throws(IAPAuditError) {
+        for setting in SecondsSetting.all {
+            if let text = environment[setting.variable], !text.isEmpty { _ = try setting.value(text) }
         }
     }
 }

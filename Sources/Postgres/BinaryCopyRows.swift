@@ -10,6 +10,10 @@ package struct BinaryCopyRows {
     package private(set) var rowCount = 0
     private var fieldsDeclared = 0
     private var fieldsWritten = 0
+    /// The first value that had no binary form for its column (an integer past 32 bits, an instant past what
+    /// `timestamptz` holds). Parsers refuse such values first; if one gets here all the same, these rows are not sent
+    /// (`CopyWriter.append(binaryRows:)` throws, the file fails) rather than trapping and stopping the whole batch.
+    package private(set) var unencodable: String?
 
     /// The signature, flags and header-extension length that open a binary COPY stream.
     static let header: [UInt8] = Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00] + [0, 0, 0, 0] + [0, 0, 0, 0]
@@ -28,6 +32,7 @@ package struct BinaryCopyRows {
     package mutating func reset() {
         bytes.removeAll(keepingCapacity: true)
         rowCount = 0
+        unencodable = nil
     }
 
     /// Starts a row of `fieldCount` fields.
@@ -54,8 +59,12 @@ package struct BinaryCopyRows {
     /// An `integer` field, or NULL. The value must fit 32 bits.
     package mutating func int32(_ value: Int?) {
         guard let value else { return null() }
+        guard let narrow = Int32(exactly: value) else {
+            refuse("\(value) does not fit a 32-bit integer column")
+            return null()
+        }
         field(length: 4)
-        appendBigEndian(Int32(value))
+        appendBigEndian(narrow)
     }
 
     /// A `boolean` field, or NULL.
@@ -96,8 +105,15 @@ package struct BinaryCopyRows {
     /// A `timestamptz` field from milliseconds since 1970-01-01 UTC, or NULL.
     package mutating func timestamp(millisecondsSince1970 value: Int64?) {
         guard let value else { return null() }
+        // Overflow-checked: a value past ±292,000 years has no microsecond form at all.
+        let (micros, overflowed) = value.multipliedReportingOverflow(by: 1000)
+        let (sinceEpoch, overflowedAgain) = micros.subtractingReportingOverflow(Self.postgresEpochMicroseconds)
+        guard !overflowed, !overflowedAgain else {
+            refuse("the instant \(value) ms since 1970 has no timestamptz form")
+            return null()
+        }
         field(length: 8)
-        appendBigEndian(value * 1000 - Self.postgresEpochMicroseconds)
+        appendBigEndian(sinceEpoch)
     }
 
     /// A `uuid` field from its canonical text (36 characters, hex digits and dashes), or NULL.
@@ -116,6 +132,10 @@ package struct BinaryCopyRows {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
         default: nil
         }
+    }
+
+    private mutating func refuse(_ problem: String) {
+        if unencodable == nil { unencodable = problem }
     }
 
     private mutating func null() {
@@ -150,6 +170,9 @@ extension Connection {
 extension CopyWriter {
     /// Appends rows rendered in binary format (only inside `Connection.copyInBinary`).
     package mutating func append(binaryRows rows: BinaryCopyRows) throws(PostgresError) {
+        if let problem = rows.unencodable {
+            throw PostgresError(kind: .statement, message: "a value could not be encoded: \(problem)")
+        }
         guard rows.rowCount > 0 else { return }
         try append(encodedRows: rows.bytes, count: rows.rowCount)
     }

@@ -5,9 +5,13 @@ extension ReportParameter.Kind {
         case .text: "text without NUL characters"
         case .date: "a date as YYYY-MM-DD, e.g. 2014-03-02"
         case .timestamptz: "a timestamp as YYYY-MM-DD[THH:MM[:SS]][Z|+HH:MM], e.g. 2014-03-02T10:11:12Z"
-        case .integer: "a whole number, e.g. 30"
+        case .integer: "a whole number from -2147483648 to 2147483647, e.g. 30"
         case .numeric: "a number, e.g. 12.50 or -3"
         case .boolean: "true or false"
+        case .days: "a number of days from 0 to \(ReportParameter.maximumDays), e.g. 30 (0 is all history)"
+        case .accountKey:
+            "an account key as 'iap-audit hash-username NAME' prints it (71 characters: 8 groups of 8 hex digits "
+                + "joined by '-'), not the name itself"
         }
     }
 
@@ -20,6 +24,8 @@ extension ReportParameter.Kind {
         case .integer: "<integer>"
         case .numeric: "<number>"
         case .boolean: "<true|false>"
+        case .days: "<days>"
+        case .accountKey: "<key from hash-username>"
         }
     }
 
@@ -37,7 +43,13 @@ extension ReportParameter.Kind {
         case .timestamptz:
             return Self.isTimestamp(Array(value.utf8)) ? value : nil
         case .integer:
-            return Int64(value).map { String($0) }
+            // The query binds it as `integer`: a value past 32 bits is the user's mistake, told before the query.
+            return Int32(value).map { String($0) }
+        case .days:
+            guard let days = Int(value), (0...ReportParameter.maximumDays).contains(days) else { return nil }
+            return String(days)
+        case .accountKey:
+            return Self.accountKey(Array(value.utf8))
         case .numeric:
             return Self.isDecimalNumber(Array(value.utf8)) ? value : nil
         case .boolean:
@@ -47,6 +59,25 @@ extension ReportParameter.Kind {
             default: return nil
             }
         }
+    }
+
+    /// The key in lowercase when `bytes` are 64 hex digits with a `-` after every 8 (hash-username's form), else nil.
+    private static func accountKey(_ bytes: [UInt8]) -> String? {
+        guard bytes.count == 71 else { return nil }
+        var key: [UInt8] = []
+        for (index, byte) in bytes.enumerated() {
+            if index % 9 == 8 {
+                guard byte == UInt8(ascii: "-") else { return nil }
+                key.append(byte)
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): key.append(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): key.append(byte + 0x20)
+            default: return nil
+            }
+        }
+        return String(decoding: key, as: UTF8.self)
     }
 
     /// Reads `count` ASCII digits at `start` as a number.

@@ -8,7 +8,14 @@ package struct ReportParameter: Sendable, Hashable {
         case integer
         case numeric
         case boolean
+        /// A number of days back from the newest data, 0 (all history) to `maximumDays`: a window.
+        case days
+        /// An account key exactly as `iap-audit hash-username` prints it (71 characters), never a raw name.
+        case accountKey = "account_key"
     }
+
+    /// The longest window a `days` parameter takes (a century): beyond it the window's start is no timestamp.
+    package static let maximumDays = 36_525
 
     /// What an omitted parameter is bound to.
     package enum Default: Sendable, Hashable {

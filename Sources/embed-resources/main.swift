@@ -52,3 +52,10 @@ do {
     FileHandle.standardError.write(Data("embed-resources: cannot write \(output): \(error)\n".utf8))
     exit(73)
 }
+
+#if FUZZING
+    // fuzz/run-ingest builds every target with -sanitize=fuzzer, this build tool too (SwiftPM gives a plugin's tool
+    // the same flags); libFuzzer's runtime then needs this symbol to link. The tool never fuzzes: its own code runs.
+    @_cdecl("LLVMFuzzerTestOneInput")
+    public func fuzzerEntryUnused(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt { 0 }
+#endif

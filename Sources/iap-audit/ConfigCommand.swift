@@ -17,7 +17,12 @@ struct ConfigCommand: ParsableCommand {
         func run() throws {
             try runReportingFailure {
                 var configuration = try RunConfiguration.load(path: file)
-                configuration.applyEnvironment(ProcessInfo.processInfo.environment)
+                try configuration.applyEnvironment(ProcessInfo.processInfo.environment)
+                // The pepper is judged as `run` judges it (mode, owner, length): a check that passes promises a run
+                // that starts. Its contents are read and dropped, never printed.
+                var environment = ProcessInfo.processInfo.environment
+                if let pepperFile = configuration.pepperFile { environment["IAP_AUDIT_PEPPER_FILE"] = pepperFile }
+                _ = try Settings.pepper(environment: environment)
                 print(configuration.effectiveSettings)
                 return 0
             }

@@ -42,7 +42,7 @@ struct DetectCommand: ParsableCommand {
         try runReportingFailure {
             let stop = SignalHandling.installStopHandlers()
             var configuration = try config.map { try RunConfiguration.load(path: $0) } ?? RunConfiguration()
-            configuration.applyEnvironment(ProcessInfo.processInfo.environment)
+            try configuration.applyEnvironment(ProcessInfo.processInfo.environment)
             let (settings, logger) = try global.settings(configuration: configuration)
             let workspace = try Workspace(settings: settings, logger: logger)
             var detection = configuration.detection

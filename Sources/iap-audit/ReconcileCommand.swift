@@ -18,8 +18,8 @@ struct ReconcileCommand: ParsableCommand {
     @Option(help: "Last day (YYYY-MM-DD), inclusive.")
     var to: String?
 
-    @Option(help: "IANA time zone of the reports' days.")
-    var timeZone = ReconcileOptions.defaultTimeZone
+    @Option(help: "IANA time zone of the reports' days (else IAP_AUDIT_TIME_ZONE, else America/Los_Angeles).")
+    var timeZone: String?
 
     func validate() throws {
         for (name, value) in [("--from", from), ("--to", to)] {
@@ -31,10 +31,12 @@ struct ReconcileCommand: ParsableCommand {
 
     func run() throws {
         try runReportingFailure {
+            // Resolved as `run` resolves it: the flag, else the environment (checked), else the default.
+            let zone = try timeZone ?? RunConfiguration.timeZone(environment: ProcessInfo.processInfo.environment)
             let (settings, logger) = try global.settings()
             let workspace = try Workspace(settings: settings, logger: logger)
             let options = ReconcileOptions(
-                from: from.flatMap(ReconcileOptions.day), to: to.flatMap(ReconcileOptions.day), timeZone: timeZone)
+                from: from.flatMap(ReconcileOptions.day), to: to.flatMap(ReconcileOptions.day), timeZone: zone)
             let summary = try workspace.reconcile(options)
             guard let first = summary.from, let last = summary.to else {
                 print("no reports stored: nothing to reconcile")

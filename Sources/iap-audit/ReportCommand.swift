@@ -37,8 +37,13 @@ struct ReportCommand: ParsableCommand {
             throw ValidationError("--all writes every report without parameters; drop the name, --param and --list")
         }
         if !list && !all && name == nil { throw ValidationError("name a report, or use --all or --list") }
-        for parameter in parameters where !parameter.contains("=") {
-            throw ValidationError("--param takes NAME=VALUE")
+        var named: Set<Substring> = []
+        for parameter in parameters {
+            guard let equals = parameter.firstIndex(of: "=") else { throw ValidationError("--param takes NAME=VALUE") }
+            // Two values for one name: which one was meant cannot be guessed, and keeping the last hides the other.
+            guard named.insert(parameter[..<equals]).inserted else {
+                throw ValidationError("--param \(parameter[..<equals]) is given more than once; give it once")
+            }
         }
     }
 
@@ -61,6 +66,7 @@ struct ReportCommand: ParsableCommand {
                 return 0
             }
             let definition = try ReportRunner.definition(named: name ?? "")
+            if let out { try OutputDirectory.prepare(out) }
             var values: [String: String] = [:]
             for parameter in parameters {
                 let parts = parameter.split(separator: "=", maxSplits: 1)

@@ -68,7 +68,7 @@ struct RunCommand: ParsableCommand {
         do {
             try runReportingFailure {
                 var configuration = try config.map { try RunConfiguration.load(path: $0) } ?? RunConfiguration()
-                configuration.applyEnvironment(ProcessInfo.processInfo.environment)
+                try configuration.applyEnvironment(ProcessInfo.processInfo.environment)
                 var plan: RunPlan
                 var settings: Settings
                 let logger: CommandLogger

@@ -97,10 +97,15 @@ import Testing
             create function twice(int) returns int language sql as 'select $1 * 2';
             create schema scratch create table notes (body text);
             """, database: "legacy")
-        // Undo what the new version set up, and trust everyone again.
+        // Undo what the new version set up, and trust everyone again: the function privileges it granted the owner
+        // role live in each database (template1's were copied into legacy).
+        for database in ["template1", "legacy"] {
+            _ = try run(server, admin, "drop owned by \(endpoint.user)", database: database)
+        }
         _ = try run(
             server, admin,
-            "alter database postgres owner to \(admin); drop role \(endpoint.user); drop role iap_audit_analyst")
+            "alter database postgres owner to \(admin); drop owned by \(endpoint.user); drop role \(endpoint.user); "
+                + "drop role iap_audit_analyst; grant connect, temporary on database postgres, template1 to public")
         try "local all all trust\n".write(
             toFile: server.dataDirectory + "/pg_hba.conf", atomically: false, encoding: .utf8)
         try FileManager.default.removeItem(atPath: server.clusterDirectory + "/roles.version")

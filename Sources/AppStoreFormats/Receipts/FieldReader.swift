@@ -78,14 +78,13 @@ struct FieldReader {
         var kept: (member: String, value: Timestamp)?
         if let text = try string(field.milliseconds) {
             guard let value = DateText.milliseconds(text) else {
-                throw ReceiptRecordError(
-                    .invalidDate, "\"\(name(field.milliseconds))\" is not epoch milliseconds (\(quoted(text)))")
+                throw dateError(field.milliseconds, text, otherwise: "is not epoch milliseconds")
             }
             kept = (field.milliseconds, value)
         }
         if let text = try string(field.name) {
             guard let value = DateText.milliseconds(text) ?? DateText.appleDate(text) ?? DateText.rfc3339(text) else {
-                throw ReceiptRecordError(.invalidDate, "\"\(name(field.name))\" is not a date (\(quoted(text)))")
+                throw dateError(field.name, text, otherwise: "is not a date")
             }
             if let kept {
                 note(field, kept, (field.name, value), in: &disagreements)
@@ -100,7 +99,7 @@ struct FieldReader {
                 // Converted (slow) only when the bounds of its zone's offset cannot already tell that it agrees.
                 switch DateText.appleDateExtent(text) {
                 case .notADate:
-                    throw ReceiptRecordError(.invalidDate, "\"\(name(field.pacific))\" is not a date (\(quoted(text)))")
+                    throw dateError(field.pacific, text, otherwise: "is not a date")
                 case .within(let bounds) where agrees(bounds, with: kept.value):
                     break
                 case .within, .elsewhere:
@@ -110,12 +109,19 @@ struct FieldReader {
                 }
             } else {
                 guard let value = DateText.appleDate(text) else {
-                    throw ReceiptRecordError(.invalidDate, "\"\(name(field.pacific))\" is not a date (\(quoted(text)))")
+                    throw dateError(field.pacific, text, otherwise: "is not a date")
                 }
                 kept = (field.pacific, value)
             }
         }
         return kept?.value
+    }
+
+    /// The `invalid-date` error for `text` in `key`: `problem` unless the text is a date the database cannot store.
+    func dateError(_ key: String, _ text: String, otherwise problem: String) -> ReceiptRecordError {
+        let isOutOfRange = DateText.isOutsideStorableRange(text.trimmingASCIIWhitespace())
+        let described = isOutOfRange ? "is " + DateText.storableRangeNote : problem
+        return ReceiptRecordError(.invalidDate, "\"\(name(key))\" \(described) (\(quoted(text)))")
     }
 
     /// Whether every instant in `bounds` is within `DateDisagreement.toleranceMilliseconds` of `kept`.
@@ -216,7 +222,7 @@ extension FieldReader {
     func epochMilliseconds(_ key: String) throws(ReceiptRecordError) -> Timestamp? {
         guard let text = try string(key) else { return nil }
         guard let instant = DateText.epochMilliseconds(text) else {
-            throw ReceiptRecordError(.invalidDate, "\"\(name(key))\" is not epoch milliseconds (\(quoted(text)))")
+            throw dateError(key, text, otherwise: "is not epoch milliseconds")
         }
         return instant
     }

@@ -79,6 +79,19 @@ final class JSONDocumentSplitter {
                 _ = nextByte()
                 continue
             }
+            if byte == 0 {
+                // NUL bytes between records belong to no record: told once per run of them, and the next record is
+                // still read whole (glued to it, they would lose it to invalid-json).
+                let startLine = line
+                var count = 0
+                while let next = peekByte(), next == 0 || Self.isWhitespace(next) {
+                    if next == 0 { count += 1 }
+                    _ = nextByte()
+                }
+                return .unreadable(
+                    line: startLine, number: nil, reason: .nulCharacter,
+                    message: "\(count) NUL byte\(count == 1 ? "" : "s") between records", excerpt: [])
+            }
             if isArray == nil {
                 isArray = byte == UInt8(ascii: "[")
                 if isArray == true {

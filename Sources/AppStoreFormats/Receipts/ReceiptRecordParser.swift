@@ -173,8 +173,7 @@ package struct ReceiptRecordParser: Sendable {
         receipt.storeAccount = try envelope.identifier("store_account")
         if let text = try envelope.string("recorded_at") {
             guard let instant = DateText.rfc3339(text) ?? DateText.appleDate(text) ?? DateText.milliseconds(text) else {
-                throw ReceiptRecordError(
-                    .invalidDate, "\"recorded_at\" is not an RFC 3339 date (\"\(text.prefix(80))\")")
+                throw envelope.dateError("recorded_at", text, otherwise: "is not an RFC 3339 date")
             }
             receipt.recordedAt = instant
         }

@@ -124,6 +124,12 @@ struct RowReader {
                 column: name(.units)
             )
         }
+        // Stored as `integer`: a count past 32 bits would fail the whole file in the database.
+        guard Int32(exactly: value) != nil else {
+            throw Rejection(
+                reason: .invalidNumber,
+                message: "\(name(.units)) is out of range for a 32-bit integer (\(shown(bytes)))", column: name(.units))
+        }
         return value
     }
 

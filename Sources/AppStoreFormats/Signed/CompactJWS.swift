@@ -102,7 +102,9 @@ package struct CompactJWS: Sendable, Equatable {
             throw ReceiptRecordError(.wrongType, "\"signedDate\" is a \(value.typeName), not epoch milliseconds")
         }
         guard let instant = DateText.epochMilliseconds(text) else {
-            throw ReceiptRecordError(.invalidDate, "\"signedDate\" is not epoch milliseconds (\(text))")
+            let problem =
+                DateText.isOutsideStorableRange(text) ? "is " + DateText.storableRangeNote : "is not epoch milliseconds"
+            throw ReceiptRecordError(.invalidDate, "\"signedDate\" \(problem) (\(text.prefix(80)))")
         }
         return instant
     }

@@ -3,8 +3,28 @@ internal import Foundation
 /// Parses the date spellings found in receipts: Apple's `YYYY-MM-DD HH:MM:SS Etc/GMT`, its `_pst` twin, epoch
 /// milliseconds, and RFC 3339 (what our recorder writes in `recorded_at`).
 package enum DateText {
-    /// Epoch milliseconds written as decimal digits (optionally signed, surrounding spaces tolerated).
+    /// Epoch milliseconds written as decimal digits (optionally signed, surrounding spaces tolerated), within the
+    /// instants the database stores (`Timestamp.storable`): the range is checked here, in the one pass every date
+    /// takes, so no later step (a `timestamptz` rendered in microseconds) can overflow or be refused.
     package static func milliseconds(_ text: some StringProtocol) -> Timestamp? {
+        unboundedMilliseconds(text).flatMap(Timestamp.storable)
+    }
+
+    /// Whether `text` is a date in one of the forms read here, only outside the instants the database stores: the
+    /// message a record gets then says so rather than "not a date" (called only on that error path).
+    package static func isOutsideStorableRange(_ text: String) -> Bool {
+        if let instant = unboundedMilliseconds(text) ?? unboundedEpochMilliseconds(text) {
+            return Timestamp.storable(instant) == nil
+        }
+        // The text forms name years 1–9999 only; a zone's offset can carry one just past either end.
+        let candidates = [unboundedAppleDate(text), unboundedRFC3339(text)].compactMap { $0 }
+        return !candidates.isEmpty && candidates.allSatisfy { Timestamp.storable($0) == nil }
+    }
+
+    /// The words every out-of-range message uses.
+    package static let storableRangeNote = "outside the dates the database stores (years 1 to 9999 UTC)"
+
+    private static func unboundedMilliseconds(_ text: some StringProtocol) -> Timestamp? {
         var value: Int64 = 0
         var digits = 0
         var isNegative = false
@@ -30,8 +50,12 @@ package enum DateText {
     /// Epoch milliseconds as signed payloads write them: digits, optionally with a fraction (Xcode's
     /// `1697679936056.485`), which is cut to the millisecond below — floor, as for every other instant.
     package static func epochMilliseconds(_ text: String) -> Timestamp? {
+        unboundedEpochMilliseconds(text).flatMap(Timestamp.storable)
+    }
+
+    private static func unboundedEpochMilliseconds(_ text: String) -> Timestamp? {
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let whole = milliseconds(parts[0]), !parts[0].contains(" "),
+        guard let whole = unboundedMilliseconds(parts[0]), !parts[0].contains(" "),
             parts.count == 1 || (!parts[1].isEmpty && parts[1].utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 })
         else { return nil }
         let hasFraction = parts.count == 2 && parts[1].contains { $0 != "0" }
@@ -41,6 +65,10 @@ package enum DateText {
 
     /// Apple's `YYYY-MM-DD HH:MM:SS <zone>` form; zone `Etc/GMT`, `GMT`, `UTC`, `Etc/UTC` or `America/Los_Angeles`.
     package static func appleDate(_ text: String) -> Timestamp? {
+        unboundedAppleDate(text).flatMap(Timestamp.storable)
+    }
+
+    private static func unboundedAppleDate(_ text: String) -> Timestamp? {
         withUTF8(text) { bytes -> Timestamp? in
             guard let (wallClock, zone) = appleWallClock(bytes) else { return nil }
             if isUTC(zone) { return wallClock }
@@ -133,6 +161,10 @@ package enum DateText {
 
     /// RFC 3339 / ISO 8601 with a `T` or space, optional fraction, and `Z` or a numeric offset.
     package static func rfc3339(_ text: String) -> Timestamp? {
+        unboundedRFC3339(text).flatMap(Timestamp.storable)
+    }
+
+    private static func unboundedRFC3339(_ text: String) -> Timestamp? {
         withUTF8(text) { rfc3339(bytes: $0) }
     }
 
@@ -210,6 +242,10 @@ package enum DateText {
         // The offset at the guessed instant, then once more at the corrected one (DST edges).
         var offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: wallSeconds))
         offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: wallSeconds - Double(offset)))
+        // A wall-clock time the spring-forward gap skips (02:30 on a DST start) lands before the change with the
+        // offset after it; read it with the offset before, as the IANA rules and PostgreSQL do (02:30 PST = 10:30Z).
+        let before = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: wallSeconds - Double(offset)))
+        if before != offset { offset = before }
         return Timestamp(millisecondsSince1970: wallClock.millisecondsSince1970 - Int64(offset) * 1000)
     }
 }

@@ -8,6 +8,15 @@ package struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertibl
         self.millisecondsSince1970 = millisecondsSince1970
     }
 
+    /// The first and last millisecond of years 1 to 9999 UTC: what every text form writes and what a `timestamptz`
+    /// holds without overflowing the microseconds it is sent in. Dates outside are refused where they are read.
+    package static let storableMilliseconds: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
+
+    /// `instant` if it lies within `storableMilliseconds`, else nil.
+    package static func storable(_ instant: Timestamp) -> Timestamp? {
+        storableMilliseconds.contains(instant.millisecondsSince1970) ? instant : nil
+    }
+
     package static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
         lhs.millisecondsSince1970 < rhs.millisecondsSince1970
     }

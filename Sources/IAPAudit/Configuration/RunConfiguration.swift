@@ -1,4 +1,5 @@
 internal import Foundation
+internal import Reports
 
 /// The settings of `iap-audit run`, read from a TOML file, then overridden by environment variables, then by flags.
 package struct RunConfiguration: Sendable, Equatable {
@@ -48,7 +49,7 @@ package struct RunConfiguration: Sendable, Equatable {
         "inputs.sales": "a path or an array of paths",
         "output.directory": "a path", "output.reports": "a report name or an array of them",
         "output.formats": "one of csv, json, md, html or an array of them",
-        "output.window": "a number of days the batch reports cover, or \"all\" (0 is all too)",
+        "output.window": "a number of days from 0 to 36525 the batch reports cover, or \"all\" (0 is all too)",
         "reconciliation.time_zone": "an IANA time zone, e.g. America/Los_Angeles",
         "privacy.pepper_file": "a path to the file holding the pepper",
         "verification.trusted_roots": "a path or an array of paths to root certificates (DER or PEM)",
@@ -116,7 +117,8 @@ package struct RunConfiguration: Sendable, Equatable {
                 configuration.reportFormats = formats
             case "output.window":
                 switch entry.value {
-                case .integer(let days) where days >= 0: configuration.reportWindow = Int(days)
+                case .integer(let days) where days >= 0 && days <= maximumReportWindow:
+                    configuration.reportWindow = Int(days)
                 case .string(let text):
                     guard let days = Self.reportWindow(text) else { throw fail() }
                     configuration.reportWindow = days
@@ -124,7 +126,7 @@ package struct RunConfiguration: Sendable, Equatable {
                 }
             case "reconciliation.time_zone":
                 let zone = try string()
-                guard TimeZone(identifier: zone) != nil else {
+                guard Self.isKnownTimeZone(zone) else {
                     throw IAPAuditError.configuration("\(path) line \(entry.line): unknown time zone \(zone)")
                 }
                 configuration.timeZone = zone
@@ -197,23 +199,54 @@ package struct RunConfiguration: Sendable, Equatable {
     }
 
     /// Applies `IAP_AUDIT_*` environment overrides (lists are colon-separated, like PATH).
-    package mutating func applyEnvironment(_ environment: [String: String]) {
-        func set(_ key: String, _ variable: String, _ apply: (String) -> Void) {
+    /// A value that is set but unusable is exit 78 naming the variable and what it takes, as a file's would be.
+    package mutating func applyEnvironment(_ environment: [String: String]) throws(IAPAuditError) {
+        func set(
+            _ key: String, _ variable: String, _ apply: (String) throws(IAPAuditError) -> Void
+        )
+            throws(IAPAuditError)
+        {
             guard let value = environment[variable], !value.isEmpty else { return }
-            apply(value)
+            try apply(value)
             sources[key] = .environment
         }
-        set("database.url", "DATABASE_URL") { databaseURL = $0 }
-        set("inputs.catalog", "IAP_AUDIT_CATALOG") { catalogPath = $0 }
-        set("inputs.receipts", "IAP_AUDIT_RECEIPTS") { receiptPaths = $0.split(separator: ":").map(String.init) }
-        set("inputs.sales", "IAP_AUDIT_SALES") { salesPaths = $0.split(separator: ":").map(String.init) }
-        set("output.directory", "IAP_AUDIT_OUTPUT_DIR") { outputDirectory = $0 }
-        set("output.window", "IAP_AUDIT_OUTPUT_WINDOW") { text in
-            // A value that is neither a number nor `all` keeps the setting, as `config check` then shows.
-            if let days = Self.reportWindow(text) { reportWindow = days }
+        func refuse(_ variable: String, _ key: String, _ value: String) -> IAPAuditError {
+            let shown = value.count > 40 ? String(value.prefix(40)) + "…" : value
+            return IAPAuditError.configuration(
+                "\(variable)=\"\(shown)\" is not usable: it takes \(Self.keys[key] ?? "another value")")
         }
-        set("reconciliation.time_zone", "IAP_AUDIT_TIME_ZONE") { timeZone = $0 }
-        set("privacy.pepper_file", "IAP_AUDIT_PEPPER_FILE") { pepperFile = $0 }
+        try set("database.url", "DATABASE_URL") { databaseURL = $0 }
+        try set("inputs.catalog", "IAP_AUDIT_CATALOG") { catalogPath = $0 }
+        try set("inputs.receipts", "IAP_AUDIT_RECEIPTS") { receiptPaths = $0.split(separator: ":").map(String.init) }
+        try set("inputs.sales", "IAP_AUDIT_SALES") { salesPaths = $0.split(separator: ":").map(String.init) }
+        try set("output.directory", "IAP_AUDIT_OUTPUT_DIR") { outputDirectory = $0 }
+        try set("output.window", "IAP_AUDIT_OUTPUT_WINDOW") { (text) throws(IAPAuditError) in
+            guard let days = Self.reportWindow(text) else {
+                throw refuse("IAP_AUDIT_OUTPUT_WINDOW", "output.window", text)
+            }
+            reportWindow = days
+        }
+        try set("reconciliation.time_zone", "IAP_AUDIT_TIME_ZONE") { (zone) throws(IAPAuditError) in
+            guard Self.isKnownTimeZone(zone) else {
+                throw refuse("IAP_AUDIT_TIME_ZONE", "reconciliation.time_zone", zone)
+            }
+            timeZone = zone
+        }
+        try set("privacy.pepper_file", "IAP_AUDIT_PEPPER_FILE") { pepperFile = $0 }
+        try Settings.validateEnvironment(environment)
+    }
+
+    /// Whether `zone` is an IANA zone name this machine knows.
+    package static func isKnownTimeZone(_ zone: String) -> Bool {
+        TimeZone(identifier: zone) != nil
+    }
+
+    /// The reconciliation time zone for a command without a configuration file: `IAP_AUDIT_TIME_ZONE` if set (checked
+    /// as `run` checks it), else the default; `reconcile` resolves it as `run` does.
+    package static func timeZone(environment: [String: String]) throws(IAPAuditError) -> String {
+        var configuration = RunConfiguration()
+        try configuration.applyEnvironment(environment)
+        return configuration.timeZone
     }
 
     /// The effective settings, one `key = value  # source` line each, secrets masked.
@@ -244,10 +277,14 @@ package struct RunConfiguration: Sendable, Equatable {
         return lines.joined(separator: "\n")
     }
 
+    /// The longest window a report covers, in days (a century): beyond it, "now minus the window" leaves the dates a
+    /// timestamp holds.
+    package static let maximumReportWindow = ReportParameter.maximumDays
+
     /// The days `text` names for `output.window`: a number, or `all` (0); nil for anything else.
     static func reportWindow(_ text: String) -> Int? {
         if text.lowercased() == "all" { return 0 }
-        guard let days = Int(text), days >= 0 else { return nil }
+        guard let days = Int(text), (0...maximumReportWindow).contains(days) else { return nil }
         return days
     }
 

@@ -52,7 +52,9 @@ package enum DatabaseLocation: Sendable {
                 connection = try Connection(conninfo: "", logger: logger)
             case .embedded(let home, let database):
                 let installation = try PostgresInstallation.find(environment: environment, searchRoot: "/")
-                let endpoint = try EmbeddedServer(home: home, installation: installation, logger: logger).start()
+                let server = EmbeddedServer(home: home, installation: installation, logger: logger)
+                let endpoint = try server.start()
+                EmbeddedServerLog.watch(server)
                 try Self.createDatabaseIfNeeded(database, endpoint: endpoint, logger: logger)
                 connection = try Connection(conninfo: endpoint.connectionString(database: database), logger: logger)
             }
@@ -88,8 +90,10 @@ package enum DatabaseLocation: Sendable {
                 context: "create database \(database)")
             logger.info("created database", metadata: ["database": "\(database)"])
         } catch {
-            // 42P04: another process created it first, which is fine.
-            guard error.sqlState == "42P04" else { throw error }
+            // Another process created it first, which is fine: 42P04 when its CREATE had committed before this one
+            // began, 23505 (pg_database's unique name) when the two ran at once — `init & init` on a fresh home.
+            guard error.sqlState == "42P04" || error.isUniqueViolation else { throw error }
+            logger.debug("database created by another process at the same time", metadata: ["database": "\(database)"])
         }
     }
 

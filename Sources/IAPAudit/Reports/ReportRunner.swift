@@ -63,10 +63,14 @@ package struct ReportRunner {
     package static func write(
         _ table: ReportTable, of definition: ReportDefinition, as format: ReportFormat, to directory: String
     ) throws -> String {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try OutputDirectory.prepare(directory)
         let path = (directory as NSString).appendingPathComponent("\(definition.name).\(format.fileExtension)")
         let bytes = ReportRenderer.render(table, as: format, chart: definition.chart)
-        try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+        do {
+            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw OutputDirectory.failure(error, "cannot write the report \(path)")
+        }
         return path
     }
 }

@@ -9,6 +9,8 @@ extension Workspace {
     /// A `stop` request (SIGINT/SIGTERM) is honoured between files: the file in progress is finished, the run is
     /// recorded as interrupted. A dry run does all of it inside one transaction that is rolled back.
     package func run(_ plan: RunPlan, stop: StopRequest = StopRequest()) throws -> RunSummary {
+        // Before any work: a directory that cannot take the reports would otherwise fail the run at its end.
+        if !plan.isDryRun { try OutputDirectory.prepare(plan.outputDirectory) }
         let stopwatch = Stopwatch()
         defer { logger.info("run finished", metadata: ["seconds": "\(stopwatch.formattedSeconds)"]) }
         return try exclusively {

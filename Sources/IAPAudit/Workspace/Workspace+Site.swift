@@ -22,6 +22,7 @@ extension Workspace {
     /// `iap-audit report --all`: every batch report in each of `formats` and the site of the latest run, into
     /// `directory`; returns the paths written, `index.html` first.
     package func writeAllReports(to directory: String, formats: [ReportFormat]) throws -> [String] {
+        try OutputDirectory.prepare(directory)
         var plan = RunPlan(outputDirectory: directory)
         plan.reportFormats = formats
         // Asked for, not the batch: all history.

@@ -9,9 +9,12 @@ import Testing
 
 /// A pepper file is a secret: like ssh with a private key, iap-audit refuses one that others could read or change.
 struct PepperFileTests {
+    /// A pepper of the 32 bytes HMAC-SHA256 needs.
+    static let secret = "pepper-of-thirty-two-bytes-long!"
+
     static func pepperFile(mode: Int) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("pepper-\(UUID().uuidString)").path
-        try Data("pepper\n".utf8).write(to: URL(fileURLWithPath: path))
+        try Data((Self.secret + "\n").utf8).write(to: URL(fileURLWithPath: path))
         try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
         return path
     }
@@ -19,7 +22,7 @@ struct PepperFileTests {
     @Test func aPrivatePepperFileIsRead() throws {
         let path = try Self.pepperFile(mode: 0o600)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(try Settings.pepper(environment: ["IAP_AUDIT_PEPPER_FILE": path]) == Array("pepper".utf8))
+        #expect(try Settings.pepper(environment: ["IAP_AUDIT_PEPPER_FILE": path]) == Array(Self.secret.utf8))
     }
 
     @Test(arguments: [0o644, 0o640, 0o604, 0o620, 0o602, 0o610])

@@ -22,10 +22,10 @@ struct ReportWindowConfigurationTests {
 
     @Test func theEnvironmentOverridesTheFile() throws {
         var configuration = try RunConfiguration.loading("[output]\nwindow = 7\n")
-        configuration.applyEnvironment(["IAP_AUDIT_OUTPUT_WINDOW": "90"])
+        try configuration.applyEnvironment(["IAP_AUDIT_OUTPUT_WINDOW": "90"])
         #expect(configuration.reportWindow == 90)
         #expect(configuration.effectiveSettings.contains("output.window = 90  # environment"))
-        configuration.applyEnvironment(["IAP_AUDIT_OUTPUT_WINDOW": "all"])
+        try configuration.applyEnvironment(["IAP_AUDIT_OUTPUT_WINDOW": "all"])
         #expect(configuration.reportWindow == 0)
     }
 }

@@ -60,7 +60,7 @@ struct RunConfigurationTests {
     @Test func environmentOverridesTheFileAndEffectiveSettingsMaskPasswords() throws {
         var configuration = try RunConfiguration.loading(
             "[database]\nurl = \"postgresql://audit:hunter2@db.example/iap\"\n")
-        configuration.applyEnvironment(["IAP_AUDIT_OUTPUT_DIR": "/srv/out", "IAP_AUDIT_RECEIPTS": "/a:/b"])
+        try configuration.applyEnvironment(["IAP_AUDIT_OUTPUT_DIR": "/srv/out", "IAP_AUDIT_RECEIPTS": "/a:/b"])
         #expect(configuration.outputDirectory == "/srv/out")
         #expect(configuration.receiptPaths == ["/a", "/b"])
         let shown = configuration.effectiveSettings

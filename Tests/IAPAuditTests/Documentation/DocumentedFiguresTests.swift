@@ -102,7 +102,7 @@ struct DocumentedFiguresTests {
             .migrationChanged(name: "0001_create_core.sql"), .schemaNewerThanBinary(database: 99, binary: 9),
             .locked(holder: nil), .lockTimeout(seconds: 1, holders: []), .configuration("bad"), .input("missing"),
             .usage("bad"), .interrupted(signal: SIGINT), .interrupted(signal: SIGTERM), .internalInconsistency("x"),
-            .postgres(failed), .postgres(unavailable), .embeddedServer("x"), .storage("full"),
+            .postgres(failed), .postgres(unavailable), .embeddedServer("x"), .storage("full"), .cannotCreate("x"),
         ]
         var codes = Set(errors.map(\.exitCode))
         let strict = try TestWorkspace(strict: true)

@@ -12,7 +12,8 @@ struct CommandLineTests {
         #expect(plain.status == 0)
         #expect(plain.stdout == "5041a3e2-63c6694a-fb3d6633-6c85ce5b-b6be5894-efcc93f4-4d98c7fe-4a548a68\n")
         let peppered = try BinaryUnderTest.run(
-            ["hash-username", "userNameOnYourServer"], environment: ["IAP_AUDIT_PEPPER": "s3cret"])
+            ["hash-username", "userNameOnYourServer"],
+            environment: ["IAP_AUDIT_PEPPER": String(repeating: "s3cret", count: 6)])
         #expect(peppered.status == 0)
         #expect(peppered.stdout != plain.stdout)
         #expect(peppered.stdout.count == 72)

@@ -79,7 +79,7 @@ struct SecretsInOutputTests {
         let directory = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let pepper = directory.appendingPathComponent("pepper")
-        try Data("pepper\n".utf8).write(to: pepper)
+        try Data("pepper-of-thirty-two-bytes-long!\n".utf8).write(to: pepper)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: pepper.path)
         let refused = try Self.run(["hash-username", "alice"], environment: ["IAP_AUDIT_PEPPER_FILE": pepper.path])
         #expect(refused.status == 78)

@@ -2,8 +2,8 @@ internal import Foundation
 internal import Logging
 internal import Postgres
 
-/// Files whose whole content is stored and that have not changed since (`known_file`: the same path, size and
-/// modification time): a run skips them without reading them, so its cost follows the new files, not the history.
+/// Files whose whole content is stored and that have not changed since (`known_file`: the same path, size,
+/// modification time, inode change time and inode): a run skips them without reading them, so its cost follows the new files, not the history.
 ///
 /// A path is remembered only when a read found all of its bytes stored and the file had not changed for the settling
 /// time: a file read up to its last complete line, or left for a later run, or written a moment ago is never taken
@@ -26,21 +26,27 @@ enum KnownFiles {
             var named: [String] = []
             var sizes: [String] = []
             var times: [String] = []
+            var changes: [String] = []
+            var inodes: [String] = []
             for path in slice {
                 // A file that cannot be looked at now is read as usual, which reports why it cannot be.
                 guard let stat = try? FileStat.of(path: path) else { continue }
                 named.append(path)
                 sizes.append(String(stat.size))
                 times.append(String(stat.modifiedNanoseconds))
+                changes.append(String(stat.changedNanoseconds))
+                inodes.append(String(stat.inode))
             }
             guard !named.isEmpty else { continue }
+            // A row from before 0022 has no change time or inode: it matches nothing, so the file is hashed once.
             let result = try connection.query(
                 """
                 SELECT f.path
-                FROM unnest($2::text[], $3::bigint[], $4::bigint[]) AS f (path, size_bytes, modified_ns)
+                FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[])
+                    AS f (path, size_bytes, modified_ns, changed_ns, inode)
                 JOIN known_file k ON k.kind = $1 AND k.path = f.path AND k.size_bytes = f.size_bytes
-                    AND k.modified_ns = f.modified_ns
-                """, [kind.rawValue, named, sizes, times], context: "look up known files")
+                    AND k.modified_ns = f.modified_ns AND k.changed_ns = f.changed_ns AND k.inode = f.inode
+                """, [kind.rawValue, named, sizes, times, changes, inodes], context: "look up known files")
             for row in 0..<result.rowCount {
                 if let path = result.string(row, 0) { found.insert(path) }
             }
@@ -56,15 +62,15 @@ enum KnownFiles {
     ) throws {
         try connection.query(
             """
-            INSERT INTO known_file (kind, path, size_bytes, modified_ns, sha256, checked_at, run_id)
-            VALUES ($1, $2, $3, $4, $5::bytea, now(), $6)
+            INSERT INTO known_file (kind, path, size_bytes, modified_ns, sha256, checked_at, run_id, changed_ns, inode)
+            VALUES ($1, $2, $3, $4, $5::bytea, now(), $6, $7, $8)
             ON CONFLICT (kind, path) DO UPDATE SET size_bytes = excluded.size_bytes,
                 modified_ns = excluded.modified_ns, sha256 = excluded.sha256, checked_at = excluded.checked_at,
-                run_id = excluded.run_id
+                run_id = excluded.run_id, changed_ns = excluded.changed_ns, inode = excluded.inode
             """,
             [
                 kind.rawValue, path, stat.size, String(stat.modifiedNanoseconds), PostgresBytes(sha256),
-                runID.map { Int($0) },
+                runID.map { Int($0) }, String(stat.changedNanoseconds), String(stat.inode),
             ], context: "remember known file \(path)")
     }
 }
@@ -100,7 +106,7 @@ extension IngestSummary {
         }
         if !unchanged.isEmpty {
             logger.info(
-                "already ingested, not read: unchanged since stored (same size and modification time)",
+                "already ingested, not read: unchanged since stored (same size, modification and change time, inode)",
                 metadata: ["files": "\(unchanged.count)", "kind": "\(kind.rawValue)"])
         }
     }
