@@ -7,14 +7,28 @@ extension ReportRenderer {
         var out = RenderBuffer()
         out.reserveCapacity(estimatedSize(table, rows: htmlRowLimit) * 2)
         appendDocumentHead(title: table.title, style: stylesheet, to: &out)
+        if !table.navigation.isEmpty {
+            out.write("<nav class=\"crumbs\">")
+            for (index, link) in table.navigation.enumerated() {
+                if index > 0 { out.write(" › ") }
+                out.write("<a href=\"")
+                appendHTMLEscaped(link.href, to: &out)
+                out.write("\">")
+                appendHTMLEscaped(link.text, controls: .htmlSpan, to: &out)
+                out.write("</a>")
+            }
+            out.write("</nav>\n")
+        }
         out.write("<header>\n<h1>")
         appendHTMLEscaped(table.title, controls: .htmlSpan, to: &out)
         out.write("</h1>\n<p class=\"description\">")
         appendHTMLEscaped(table.description, controls: .htmlSpan, to: &out)
         out.write("</p>\n")
-        if !table.parameters.isEmpty {
+        // Defaults (1970-01-01 … 9999-12-31, none) say nothing a reader needs: only the values asked for are shown.
+        let given = table.parameters.filter { !$0.isDefault }
+        if !given.isEmpty {
             out.write("<p class=\"meta\">Parameters: ")
-            for (index, parameter) in table.parameters.enumerated() {
+            for (index, parameter) in given.enumerated() {
                 if index > 0 { out.write(", ") }
                 out.write("<code>")
                 appendHTMLEscaped(parameter.name, controls: .htmlSpan, to: &out)
@@ -70,8 +84,9 @@ extension ReportRenderer {
         }
         out.write("<div class=\"table-wrap\">\n<table>\n<thead>\n<tr>")
         for column in table.columns {
+            // A heading people read: `recorded_units` as "recorded units"; CSV and JSON keep the column's name.
             out.write(column.kind.isNumeric ? "<th scope=\"col\" class=\"num\">" : "<th scope=\"col\">")
-            appendHTMLEscaped(column.name, controls: .htmlSpan, to: &out)
+            appendHTMLEscaped(SitePage.readableName(column.name), controls: .htmlSpan, to: &out)
             out.write("</th>")
         }
         out.write("</tr>\n</thead>\n<tbody>\n")
@@ -92,13 +107,33 @@ extension ReportRenderer {
                     out.write("<td class=\"null\"></td>")
                     continue
                 }
-                out.write(classes[index])
+                // A day in a text column (a period, a day label) keeps to one line like a date column's.
+                // A day in a text column (a period) keeps to one line like a date column's, and so does a short
+                // single word (a status, an id): `missing-in-report` never breaks at its hyphens.
+                let keepsToOneLine = column.kind == .text && (startsWithDay(value) || isShortWord(value))
+                out.write(keepsToOneLine ? "<td class=\"date\">" : classes[index])
                 appendHTMLEscaped(displayText(value, kind: column.kind), controls: .htmlSpan, to: &out)
                 out.write("</td>")
             }
             out.write("</tr>\n")
         }
         out.write("</tbody>\n</table>\n</div>\n")
+    }
+
+    /// Whether `value` is a short text that begins with a `YYYY-MM-DD` day (`2014-03-01`, `2014-03-01 – 2014-03-07`).
+    static func startsWithDay(_ value: String) -> Bool {
+        let bytes = value.utf8
+        guard bytes.count >= 10, bytes.count <= 32 else { return false }
+        for (offset, byte) in bytes.prefix(10).enumerated() {
+            let isDash = offset == 4 || offset == 7
+            guard isDash ? byte == UInt8(ascii: "-") : (byte >= 48 && byte <= 57) else { return false }
+        }
+        return true
+    }
+
+    /// Whether `value` is one short word (no space, at most 24 bytes).
+    static func isShortWord(_ value: String) -> Bool {
+        value.utf8.count <= 24 && !value.utf8.contains(UInt8(ascii: " "))
     }
 
     /// How an invisible control in a value is shown.
@@ -193,12 +228,14 @@ extension ReportRenderer {
         .chart .axis { stroke: var(--muted); stroke-width: 1; }
         .chart .zero { stroke: var(--fg); stroke-width: 1.5; }
         .chart .series-line { fill: none; stroke-width: 2; }
-        .table-wrap { overflow: auto; max-height: 80vh; border: 1px solid var(--line); border-radius: 6px;
-          margin: 1em 0; }
+        .chart .axis-break { stroke: var(--fg); stroke-width: 1.5; fill: none; }
+        .chart .axis-gap { stroke: var(--muted); stroke-width: 1; stroke-dasharray: 3 3; }
+        .table-wrap { overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; margin: 1em 0; }
         table { border-collapse: separate; border-spacing: 0; width: 100%; }
         th, td { padding: 4px 10px; text-align: left; vertical-align: top; border-bottom: 1px solid var(--line);
           white-space: pre-wrap; }
-        thead th { position: sticky; top: 0; background: var(--head); font-weight: 600; white-space: nowrap; }
+        thead th { position: sticky; top: 0; background: var(--head); font-weight: 600; white-space: normal;
+          vertical-align: bottom; min-width: 5ch; }
         tbody tr:nth-child(even) { background: var(--zebra); }
         .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
         td.date { white-space: nowrap; }
@@ -206,8 +243,11 @@ extension ReportRenderer {
         .control { color: var(--control-fg); background: var(--control-bg); border-radius: 3px; padding: 0 2px;
           font: 0.85em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; white-space: nowrap; }
         .chart .control { fill: var(--control-fg); }
-        td.null::after { content: "NULL"; color: var(--muted); font-style: italic; font-size: 0.85em; }
-        @media print { .table-wrap { max-height: none; overflow: visible; } }
+        nav.crumbs { margin: 0 0 0.8em; color: var(--muted); }
+        a { color: #0969da; }
+        @media (prefers-color-scheme: dark) { a { color: #4493f8; } }
+        @media print { .table-wrap { overflow: visible; } }
+        @media (max-width: 600px) { body { padding: 12px; } th, td { padding: 3px 6px; } }
 
         """
 
