@@ -52,6 +52,7 @@ extension ReportRenderer {
             return out.bytes
         }
         if let chart { appendChart(table, spec: chart, to: &out) }
+        if let totals = ReportTotals(table) { appendTotals(totals, to: &out) }
         appendHTMLTable(table, to: &out)
         out.write("</main>\n</body>\n</html>\n")
         return out.bytes
@@ -73,6 +74,46 @@ extension ReportRenderer {
             appendHTMLEscaped(reason, controls: .htmlSpan, to: &out)
             out.write(".</p>\n")
         }
+    }
+
+    /// The totals per currency (every row, also those past the page's row limit) and of the units, above the table.
+    private static func appendTotals(_ totals: ReportTotals, to out: inout RenderBuffer) {
+        out.write("<h2 class=\"totals\">Totals</h2>\n")
+        if !totals.units.isEmpty {
+            out.write("<p class=\"meta\">")
+            for (index, unit) in totals.units.enumerated() {
+                if index > 0 { out.write(" · ") }
+                appendHTMLEscaped(SitePage.readableName(unit.name), controls: .htmlSpan, to: &out)
+                out.write(" <strong class=\"num\">")
+                appendHTMLEscaped(unit.sum, to: &out)
+                out.write("</strong>")
+            }
+            out.write("</p>\n")
+        }
+        guard !totals.currencies.isEmpty else { return }
+        out.write("<div class=\"table-wrap totals\">\n<table class=\"totals\">\n<thead>\n<tr><th scope=\"col\">currency</th>")
+        for column in totals.amountColumns {
+            out.write("<th scope=\"col\" class=\"num\">")
+            appendHTMLEscaped(SitePage.readableName(column), controls: .htmlSpan, to: &out)
+            out.write("</th>")
+        }
+        out.write("</tr>\n</thead>\n<tbody>\n")
+        for total in totals.currencies {
+            out.write("<tr><td class=\"date\">")
+            appendHTMLEscaped(total.currency, controls: .htmlSpan, to: &out)
+            out.write("</td>")
+            for column in totals.amountColumns {
+                guard let sum = total.sums[column] else {
+                    out.write("<td class=\"null\"></td>")
+                    continue
+                }
+                out.write("<td class=\"num\">")
+                appendHTMLEscaped(sum, to: &out)
+                out.write("</td>")
+            }
+            out.write("</tr>\n")
+        }
+        out.write("</tbody>\n</table>\n</div>\n")
     }
 
     private static func appendHTMLTable(_ table: ReportTable, to out: inout RenderBuffer) {
@@ -111,7 +152,7 @@ extension ReportRenderer {
                 // A day in a text column (a period) keeps to one line like a date column's, and so does a short
                 // single word (a status, an id): `missing-in-report` never breaks at its hyphens.
                 let keepsToOneLine = column.kind == .text && (startsWithDay(value) || isShortWord(value))
-                out.write(keepsToOneLine ? "<td class=\"date\">" : classes[index])
+                out.write(keepsToOneLine ? "<td class=\"nowrap\">" : classes[index])
                 appendHTMLEscaped(displayText(value, kind: column.kind), controls: .htmlSpan, to: &out)
                 out.write("</td>")
             }
@@ -216,6 +257,8 @@ extension ReportRenderer {
         main { max-width: 1400px; margin: 0 auto; }
         h1 { font-size: 1.6em; margin: 0 0 0.4em; }
         .description { margin: 0 0 0.6em; max-width: 80ch; }
+        h2.totals { font-size: 1.1em; margin: 1.2em 0 0.3em; }
+        .table-wrap.totals { display: inline-block; max-width: 100%; margin-top: 0.3em; }
         .meta { color: var(--muted); margin: 0.2em 0; }
         code, td.json { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.92em; }
         .note { background: var(--note-bg); border-left: 4px solid var(--note-line); padding: 0.5em 0.8em; }
@@ -238,7 +281,7 @@ extension ReportRenderer {
           vertical-align: bottom; min-width: 5ch; }
         tbody tr:nth-child(even) { background: var(--zebra); }
         .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-        td.date { white-space: nowrap; }
+        td.date, td.nowrap { white-space: nowrap; }
         td, th, .meta code { unicode-bidi: plaintext; }
         .control { color: var(--control-fg); background: var(--control-bg); border-radius: 3px; padding: 0 2px;
           font: 0.85em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; white-space: nowrap; }

@@ -107,6 +107,8 @@ extension Workspace {
             if isWindowed {
                 table.title += " (last \(plan.reportWindow) days)"
             }
+            // The site written beside the reports has the index every page leads back to.
+            table.navigation = [ReportTable.Link(text: "Run summary", href: "index.html")]
             for format in plan.reportFormats {
                 written.append(try ReportRunner.write(table, of: definition, as: format, to: plan.outputDirectory))
             }
