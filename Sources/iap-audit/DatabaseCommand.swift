@@ -96,8 +96,10 @@ struct DatabaseCommand: ParsableCommand {
         func run() throws {
             try runReportingFailure {
                 let (settings, logger) = try global.settings()
+                // `--` ends this command's options; what follows is psql's alone (`-- --help`: psql's help).
+                let passed = arguments.first == "--" ? Array(arguments.dropFirst()) : arguments
                 let argv = try EmbeddedDatabase.psqlArguments(
-                    settings: settings, extraArguments: arguments, logger: logger)
+                    settings: settings, extraArguments: passed, logger: logger)
                 // Replace this process: psql gets the terminal, signals and exit code directly.
                 let cArguments = argv.map { strdup($0) } + [nil]
                 execv(argv[0], cArguments)
