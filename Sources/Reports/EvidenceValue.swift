@@ -57,7 +57,8 @@ package indirect enum EvidenceValue: Sendable, Equatable {
             let shown = values.prefix(2).map { $0.briefly() }.joined(separator: ", ")
             return values.count > 2 ? "\(shown) (+\(values.count - 2))" : (values.isEmpty ? "none" : shown)
         case .object(let members):
-            return members.count == 1 ? "\(SitePage.readableName(members[0].name)): \(members[0].value.briefly())"
+            return members.count == 1
+                ? "\(SitePage.readableName(members[0].name)): \(members[0].value.briefly())"
                 : "\(members.count) fields"
         }
     }

@@ -91,7 +91,8 @@ extension ReportRenderer {
             out.write("</p>\n")
         }
         guard !totals.currencies.isEmpty else { return }
-        out.write("<div class=\"table-wrap totals\">\n<table class=\"totals\">\n<thead>\n<tr><th scope=\"col\">currency</th>")
+        out.write(
+            "<div class=\"table-wrap totals\">\n<table class=\"totals\">\n<thead>\n<tr><th scope=\"col\">currency</th>")
         for column in totals.amountColumns {
             out.write("<th scope=\"col\" class=\"num\">")
             appendHTMLEscaped(SitePage.readableName(column), controls: .htmlSpan, to: &out)

@@ -57,7 +57,9 @@ package struct ReportTotals: Equatable, Sendable {
                 column.name.hasSuffix("units") || column.name == "difference" || column.name == "variance"
             else { return nil }
             var sum = ExactDecimal()
-            for row in table.rows { if let value = ReportRenderer.cell(row, index).flatMap(ExactDecimal.init) { sum += value } }
+            for row in table.rows {
+                if let value = ReportRenderer.cell(row, index).flatMap(ExactDecimal.init) { sum += value }
+            }
             return (column.name, sum.text)
         }
     }
@@ -111,7 +113,9 @@ package struct ExactDecimal: Equatable, Sendable {
         let sign = digits < 0 ? "-" : ""
         var magnitude = String(digits.magnitude)
         guard scale > 0 else { return sign + magnitude }
-        if magnitude.count <= scale { magnitude = String(repeating: "0", count: scale - magnitude.count + 1) + magnitude }
+        if magnitude.count <= scale {
+            magnitude = String(repeating: "0", count: scale - magnitude.count + 1) + magnitude
+        }
         return sign + magnitude.dropLast(scale) + "." + magnitude.suffix(scale)
     }
 }

@@ -363,7 +363,8 @@ struct SVGChart {
                     let base = top + SVGChart.plotHeight
                     out.write("<path class=\"axis-break\" d=\"M\(n(x - 6)),\(n(base + 6)) L\(n(x - 2)),\(n(base - 6)) ")
                     out.write("M\(n(x + 2)),\(n(base + 6)) L\(n(x + 6)),\(n(base - 6))\"/>")
-                    out.write("<line class=\"axis-gap\" x1=\"\(n(x))\" x2=\"\(n(x))\" y1=\"\(n(top))\" y2=\"\(n(base))\"/>\n")
+                    out.write(
+                        "<line class=\"axis-gap\" x1=\"\(n(x))\" x2=\"\(n(x))\" y1=\"\(n(top))\" y2=\"\(n(base))\"/>\n")
                 }
                 for tick in timeTicks {
                     out.write("<text class=\"tick-x\" x=\"\(n(tick.x))\" y=\"\(n(labelY))\" text-anchor=\"middle\">")

@@ -81,7 +81,8 @@ struct DatabaseCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "psql", abstract: "Open psql on the database iap-audit uses (embedded unless configured).",
             discussion: "Arguments after the options go to psql, e.g. iap-audit db psql --database iap_audit_demo -c "
-                + "'SELECT rule, count(*) FROM flags_open GROUP BY rule'. psql's own help: iap-audit db psql -- --help.")
+                + "'SELECT rule, count(*) FROM flags_open GROUP BY rule'. psql's own help: iap-audit db psql -- --help."
+        )
         @OptionGroup var global: GlobalOptions
         @Argument(parsing: .captureForPassthrough, help: "Extra psql arguments.")
         var arguments: [String] = []

@@ -72,7 +72,8 @@ struct GlobalOptions: ParsableArguments {
                         + "iap_audit_demo")
             }
             if databaseURL != nil {
-                throw ValidationError("--database names a database of the embedded server; --database-url names its own")
+                throw ValidationError(
+                    "--database names a database of the embedded server; --database-url names its own")
             }
         }
     }
@@ -93,7 +94,9 @@ struct GlobalOptions: ParsableArguments {
     /// A plain PostgreSQL identifier: letters, digits and underscores, not starting with a digit, at most 63 bytes.
     static func isDatabaseName(_ name: String) -> Bool {
         guard let first = name.utf8.first, name.utf8.count <= 63, !(first >= 48 && first <= 57) else { return false }
-        return name.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 95 }
+        return name.utf8.allSatisfy {
+            ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 95
+        }
     }
 
     static func containsPassword(_ databaseURL: String) -> Bool {

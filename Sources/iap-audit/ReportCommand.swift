@@ -76,7 +76,9 @@ struct ReportCommand: ParsableCommand {
                 // lead back to), not a second page of its own.
                 let directory = out ?? "out"
                 let written = try workspace.writeSite(to: directory, runID: nil, reportFiles: [])
-                let flags = written.first { $0.hasSuffix("/flags.html") } ?? (directory as NSString)
+                let flags =
+                    written.first { $0.hasSuffix("/flags.html") }
+                    ?? (directory as NSString)
                     .appendingPathComponent("flags.html")
                 print(out != nil ? flags : "wrote \(flags); open it in a browser (--out DIR chooses the folder)")
                 return 0

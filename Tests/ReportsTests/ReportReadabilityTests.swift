@@ -49,7 +49,8 @@ struct ReportReadabilityTests {
         let table = ReportFixtures.table(
             columns: ReportFixtures.variance.columns,
             rows: [["2014-03-01", "USD", "1"], ["2014-03-21", "USD", "2"], ["2025-03-04", "USD", "3"]])
-        guard case .drawn(let svg, let notes) = SVGChart.draw(table, spec: ChartSpec(kind: .bar, x: "day", y: "variance"))
+        guard
+            case .drawn(let svg, let notes) = SVGChart.draw(table, spec: ChartSpec(kind: .bar, x: "day", y: "variance"))
         else {
             Issue.record("no chart")
             return

@@ -88,12 +88,16 @@ extension ReportSite {
                         + "page and its evidence to the flag's own page. docs/fraud-rules.md explains every rule.",
                     breadcrumbs: view.stem == nil && number == 1
                         ? [("Run summary", "index.html")]
-                        : [("Run summary", Self.link("index.html", from: path)),
-                            ("Open flags", Self.link("flags.html", from: path))])
+                        : [
+                            ("Run summary", Self.link("index.html", from: path)),
+                            ("Open flags", Self.link("flags.html", from: path)),
+                        ])
                 if view.stem == nil, number == 1, let chart = definition.chart, !chartTable.rows.isEmpty {
                     page.blocks.append(.chart(chartTable, chart))
                 }
-                var count: [SitePage.Cell] = [.text("\(view.rows.count) open flags\(view.stem == nil ? windowPhrase : "")")]
+                var count: [SitePage.Cell] = [
+                    .text("\(view.rows.count) open flags\(view.stem == nil ? windowPhrase : "")")
+                ]
                 if files.contains("flags.csv") {
                     count += [
                         .text(". Every column, for a spreadsheet: "),
@@ -104,19 +108,21 @@ extension ReportSite {
                 page.blocks.append(
                     .line(
                         [.text("By severity: ")]
-                            + separated(severities.map { severity in
-                                viewLink(
-                                    "\(severity) (\(flags.filter { $0[2] == severity }.count))",
-                                    to: Self.severityPath(severity), from: path)
-                            })))
+                            + separated(
+                                severities.map { severity in
+                                    viewLink(
+                                        "\(severity) (\(flags.filter { $0[2] == severity }.count))",
+                                        to: Self.severityPath(severity), from: path)
+                                })))
                 page.blocks.append(
                     .line(
                         [.text("By rule: ")]
-                            + separated(rules.map { rule in
-                                viewLink(
-                                    "\(rule) (\(flags.filter { $0[1] == rule }.count))", to: Self.rulePath(rule),
-                                    from: path)
-                            })))
+                            + separated(
+                                rules.map { rule in
+                                    viewLink(
+                                        "\(rule) (\(flags.filter { $0[1] == rule }.count))", to: Self.rulePath(rule),
+                                        from: path)
+                                })))
                 if pageCount > 1 { page.blocks.append(pager(view, page: number, of: pageCount, from: path)) }
                 page.blocks.append(
                     .table(
@@ -155,7 +161,10 @@ extension ReportSite {
             page.blocks.append(
                 .facts([
                     ("Rule", .link(rule, href: Self.link(Self.rulePath(rule), from: path), isCode: true)),
-                    ("Severity", .link(severity, href: Self.link(Self.severityPath(severity), from: path), isCode: false)),
+                    (
+                        "Severity",
+                        .link(severity, href: Self.link(Self.severityPath(severity), from: path), isCode: false)
+                    ),
                     ("Subject", subjectCell(subject, row: row, pages: pages, from: path)),
                     ("Window (UTC)", Self.window(row[5], row[6])), ("Score", Self.number(row[7])),
                 ]))
@@ -170,13 +179,18 @@ extension ReportSite {
     private func pager(_ view: FlagView, page number: Int, of count: Int, from path: String) -> SitePage.Block {
         var cells: [SitePage.Cell] = []
         if number > 1 {
-            cells += [.link("‹ previous", href: Self.link(view.path(page: number - 1), from: path), isCode: false), .text(" · ")]
+            cells += [
+                .link("‹ previous", href: Self.link(view.path(page: number - 1), from: path), isCode: false),
+                .text(" · "),
+            ]
         }
         let first = (number - 1) * Self.flagsPerPage + 1
         cells.append(
             .text("page \(number) of \(count) (flags \(first)–\(min(number * Self.flagsPerPage, view.rows.count)))"))
         if number < count {
-            cells += [.text(" · "), .link("next ›", href: Self.link(view.path(page: number + 1), from: path), isCode: false)]
+            cells += [
+                .text(" · "), .link("next ›", href: Self.link(view.path(page: number + 1), from: path), isCode: false),
+            ]
         }
         return .line(cells)
     }
@@ -203,7 +217,9 @@ extension ReportSite {
     }
 
     /// A flagged subject as it reads: a receipt by its file and line, the others by their kind and id.
-    private func subjectCell(_ subject: Subject, row: [String?], pages: SubjectPages, from path: String) -> SitePage.Cell {
+    private func subjectCell(
+        _ subject: Subject, row: [String?], pages: SubjectPages, from path: String
+    ) -> SitePage.Cell {
         let text =
             subject.kind == "receipt" && row[9] != nil && row[10] != nil
             ? "receipt \(Self.shortPath(row[9] ?? "")):\(row[10] ?? "")"

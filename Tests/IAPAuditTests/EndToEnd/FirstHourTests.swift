@@ -40,8 +40,10 @@ import Testing
         #expect(psql.status == 0, "\(psql.stderr)")
         #expect(psql.stdout == "\(flags)\n")
         #expect(
-            try BinaryUnderTest.run(["db", "url"], environment: environment.merging(["IAP_AUDIT_DATABASE": "iap_audit_demo"]) { $1 })
-                .stdout.contains("dbname=iap_audit_demo"))
+            try BinaryUnderTest.run(
+                ["db", "url"], environment: environment.merging(["IAP_AUDIT_DATABASE": "iap_audit_demo"]) { $1 }
+            )
+            .stdout.contains("dbname=iap_audit_demo"))
 
         // `db psql --help` is the command's own help, not psql's.
         let help = try BinaryUnderTest.run(["db", "psql", "--help"], environment: environment)
@@ -77,9 +79,10 @@ import Testing
         // Only the one planted untrusted chain, not every signed record of the examples.
         let signed = try #require(run.stdout.split(separator: "\n").first { $0.hasPrefix("signed objects:") })
         #expect(signed.contains(" 1 untrusted-chain"), "\(signed)")
-        let forged = try test.connection.query(
-            "SELECT count(*)::int FROM flags_open WHERE rule = 'forged-signature'"
-        ).int(0, 0) ?? -1
+        let forged =
+            try test.connection.query(
+                "SELECT count(*)::int FROM flags_open WHERE rule = 'forged-signature'"
+            ).int(0, 0) ?? -1
         #expect(forged > 0 && forged < 10, "forged-signature flags: \(forged)")
     }
 }

@@ -130,6 +130,8 @@ import Testing
             """
         ).rows
         #expect(stored.count >= 2)
-        #expect(customer == Dictionary(uniqueKeysWithValues: stored.map { ($0[0] ?? "", Decimal(string: $0[1] ?? "") ?? .nan) }))
+        #expect(
+            customer
+                == Dictionary(uniqueKeysWithValues: stored.map { ($0[0] ?? "", Decimal(string: $0[1] ?? "") ?? .nan) }))
     }
 }
