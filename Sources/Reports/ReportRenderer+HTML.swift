@@ -141,6 +141,7 @@ extension ReportRenderer {
             default: "<td>"
             }
         }
+        let links = table.columns.map { table.cellLinks[$0.name] }
         for row in table.rows.prefix(shown) {
             out.write("<tr>")
             for (index, column) in table.columns.enumerated() {
@@ -154,7 +155,14 @@ extension ReportRenderer {
                 // single word (a status, an id): `missing-in-report` never breaks at its hyphens.
                 let keepsToOneLine = column.kind == .text && (startsWithDay(value) || isShortWord(value))
                 out.write(keepsToOneLine ? "<td class=\"nowrap\">" : classes[index])
+                let href = links[index]?[value]
+                if let href {
+                    out.write("<a href=\"")
+                    appendHTMLEscaped(href, to: &out)
+                    out.write("\">")
+                }
                 appendHTMLEscaped(displayText(value, kind: column.kind), controls: .htmlSpan, to: &out)
+                if href != nil { out.write("</a>") }
                 out.write("</td>")
             }
             out.write("</tr>\n")

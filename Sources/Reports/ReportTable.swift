@@ -46,6 +46,9 @@ package struct ReportTable: Sendable, Equatable {
     package var parameters: [Parameter]
     /// Links shown above the HTML page's title (e.g. back to the run's `index.html`); none for a lone report.
     package var navigation: [Link] = []
+    /// Cells the HTML page links, by column name and then cell value: the relative path of the page that value has
+    /// (a store account's, a transaction's), chosen by the caller, never taken from the value.
+    package var cellLinks: [String: [String: String]] = [:]
 
     /// Creates a report result.
     package init(

@@ -29,25 +29,7 @@ struct ReportSite {
     /// Writes the site for run `runID` (nil: the latest recorded `run`), linking to `reportFiles`; returns the paths
     /// written, `index.html` first.
     func write(runID: Int64?, reportFiles: [String]) throws -> [String] {
-        let flags = try connection.query(
-            try SQLResources.query("site_flags"), [window], context: "read the flags for the site"
-        ).rows
-        var subjects: [Subject] = []
-        var seen = Set<Subject>()
-        for row in flags {
-            let subject = Subject(kind: row[3] ?? "", key: row[4] ?? "")
-            if seen.insert(subject).inserted { subjects.append(subject) }
-        }
-        let flagged = subjects
-        let neighbours = try connection.query(
-            try SQLResources.query("site_neighbours"),
-            [Self.arrayLiteral(flagged.map(\.kind)), Self.arrayLiteral(flagged.map(\.key))],
-            context: "find the subjects next to the flagged ones")
-        for row in neighbours.rows {
-            let subject = Subject(kind: row[0] ?? "", key: row[1] ?? "")
-            if seen.insert(subject).inserted { subjects.append(subject) }
-        }
-        let pages = SubjectPages(subjects: seen)
+        let (flags, subjects, pages) = try subjectPages()
 
         let subjectsDirectory = (directory as NSString).appendingPathComponent(Self.subjectsFolder)
         // Pages of subjects no longer flagged would otherwise stay behind and be mistaken for current ones (and a page
@@ -87,6 +69,50 @@ struct ReportSite {
         where (name.hasSuffix(".html") && !current.contains(name)) || name.hasSuffix(".partial") {
             try FileManager.default.removeItem(atPath: (folder as NSString).appendingPathComponent(name))
         }
+    }
+
+    /// The open flags the site lists, the subjects that get a page (the flagged ones first, then their neighbours),
+    /// and where their pages are.
+    func subjectPages() throws -> (flags: [[String?]], subjects: [Subject], pages: SubjectPages) {
+        let flags = try connection.query(
+            try SQLResources.query("site_flags"), [window], context: "read the flags for the site"
+        ).rows
+        var subjects: [Subject] = []
+        var seen = Set<Subject>()
+        for row in flags {
+            let subject = Subject(kind: row[3] ?? "", key: row[4] ?? "")
+            if seen.insert(subject).inserted { subjects.append(subject) }
+        }
+        let flagged = subjects
+        let neighbours = try connection.query(
+            try SQLResources.query("site_neighbours"),
+            [Self.arrayLiteral(flagged.map(\.kind)), Self.arrayLiteral(flagged.map(\.key))],
+            context: "find the subjects next to the flagged ones")
+        for row in neighbours.rows {
+            let subject = Subject(kind: row[0] ?? "", key: row[1] ?? "")
+            if seen.insert(subject).inserted { subjects.append(subject) }
+        }
+        return (flags, subjects, SubjectPages(subjects: seen))
+    }
+
+    /// The report columns whose values name a subject, and its kind.
+    static let subjectColumns = [
+        "store_account_key": "store-account", "transaction_id": "transaction",
+        "original_transaction_id": "transaction", "receipt_id": "receipt", "account_key": "app-account",
+    ]
+
+    /// For a report page written beside the site: each cell naming a subject that has a page, linked to it.
+    static func cellLinks(_ table: ReportTable, pages: SubjectPages) -> [String: [String: String]] {
+        var links: [String: [String: String]] = [:]
+        for (index, column) in table.columns.enumerated() {
+            guard let kind = subjectColumns[column.name] else { continue }
+            for row in table.rows {
+                guard index < row.count, let key = row[index] else { continue }
+                let subject = Subject(kind: kind, key: key)
+                if pages.hasPage(subject) { links[column.name, default: [:]][key] = pages.href(subject, from: .root) }
+            }
+        }
+        return links
     }
 
     /// Subjects whose pages are read together: few statements, and the data of a few hundred pages in memory at once.

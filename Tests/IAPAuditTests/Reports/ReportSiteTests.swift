@@ -100,6 +100,9 @@ enum ReportFixturesForSite {
         let flagPage = try String(contentsOfFile: out + "/flags/flag-\(flagIDs[0]).html", encoding: .utf8)
         #expect(flagPage.contains("<dl class=\"evidence\">"))
         #expect(pages.contains("flags/severity-high.html") && pages.contains("flags/rule-forged-signature.html"))
+        // The report pages link the store accounts and transactions that have pages of their own.
+        let storeAccounts = try String(contentsOfFile: out + "/store-accounts.html", encoding: .utf8)
+        #expect(storeAccounts.contains("<a href=\"subjects/store-account-"))
         #expect(ReportFixturesForSite.count("<tr>", in: flags) == flagIDs.count + 1)
         for page in pages {
             let html = try String(contentsOfFile: out + "/" + page, encoding: .utf8)
