@@ -69,6 +69,13 @@ extension ReportSite {
                     rows: flags.filter { $0[2] == severity }))
         }
         let rules = Set(flags.compactMap { $0[1] }).sorted()
+        // Counted once: every page of every view shows them.
+        var perSeverity: [String: Int] = [:]
+        var perRule: [String: Int] = [:]
+        for row in flags {
+            perSeverity[row[2] ?? "", default: 0] += 1
+            perRule[row[1] ?? "", default: 0] += 1
+        }
         for rule in rules {
             views.append(
                 FlagView(
@@ -111,7 +118,7 @@ extension ReportSite {
                             + separated(
                                 severities.map { severity in
                                     viewLink(
-                                        "\(severity) (\(flags.filter { $0[2] == severity }.count))",
+                                        "\(severity) (\(perSeverity[severity] ?? 0))",
                                         to: Self.severityPath(severity), from: path)
                                 })))
                 page.blocks.append(
@@ -120,7 +127,7 @@ extension ReportSite {
                             + separated(
                                 rules.map { rule in
                                     viewLink(
-                                        "\(rule) (\(flags.filter { $0[1] == rule }.count))", to: Self.rulePath(rule),
+                                        "\(rule) (\(perRule[rule] ?? 0))", to: Self.rulePath(rule),
                                         from: path)
                                 })))
                 if pageCount > 1 { page.blocks.append(pager(view, page: number, of: pageCount, from: path)) }
