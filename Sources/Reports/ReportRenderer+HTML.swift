@@ -128,7 +128,7 @@ extension ReportRenderer {
         for column in table.columns {
             // A heading people read: `recorded_units` as "recorded units"; CSV and JSON keep the column's name.
             out.write(column.kind.isNumeric ? "<th scope=\"col\" class=\"num\">" : "<th scope=\"col\">")
-            appendHTMLEscaped(SitePage.readableName(column.name), controls: .htmlSpan, to: &out)
+            appendHTMLEscaped(heading(column.name), controls: .htmlSpan, to: &out)
             out.write("</th>")
         }
         out.write("</tr>\n</thead>\n<tbody>\n")
@@ -179,6 +179,12 @@ extension ReportRenderer {
             guard isDash ? byte == UInt8(ascii: "-") : (byte >= 48 && byte <= 57) else { return false }
         }
         return true
+    }
+
+    /// A column name as a heading: `first_purchase_utc` as "first purchase (UTC)".
+    static func heading(_ name: String) -> String {
+        let words = SitePage.readableName(name)
+        return words.hasSuffix(" utc") ? words.dropLast(4) + " (UTC)" : words
     }
 
     /// Whether `value` is one short word (no space, at most 24 bytes).
