@@ -7,7 +7,7 @@
 SELECT to_char(h.at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS at_utc,
        h.kind,
        h.ref,
-       h.detail::text AS detail
+       h.detail
 FROM account_history h
 WHERE h.account_key = $1
 -- Copies of one transaction tie up to the reference: their receipt tells them apart without comparing their JSON.

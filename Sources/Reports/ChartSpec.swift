@@ -22,14 +22,24 @@ package struct ChartSpec: Sendable, Hashable {
     package var series: String?
     /// How bars of several series share a category; ignored for lines.
     package var layout: BarLayout
+    /// What the y values count or measure (`units`, `flags`), written beside the y axis.
+    package var unit: String?
+    /// A numeric column that orders the series, smallest first (e.g. a severity rank): the first series get the
+    /// palette's colours and the legend's first places, and only the last are merged into "Other".
+    package var rank: String?
 
     /// Creates a chart description.
-    package init(kind: Kind, x: String, y: String, series: String? = nil, layout: BarLayout = .stacked) {
+    package init(
+        kind: Kind, x: String, y: String, series: String? = nil, layout: BarLayout = .stacked, unit: String? = nil,
+        rank: String? = nil
+    ) {
         self.kind = kind
         self.x = x
         self.y = y
         self.series = series
         self.layout = layout
+        self.unit = unit
+        self.rank = rank
     }
 }
 
@@ -51,8 +61,8 @@ extension ChartSpec {
                 throw HeaderLineProblem("expected option=value, got '\(token)', \(example)")
             }
             let key = parts[0].lowercased()
-            guard ["x", "y", "series", "layout"].contains(key) else {
-                throw HeaderLineProblem("unknown chart option '\(parts[0])'; use x, y, series or layout")
+            guard ["x", "y", "series", "layout", "unit", "rank"].contains(key) else {
+                throw HeaderLineProblem("unknown chart option '\(parts[0])'; use x, y, series, layout, unit or rank")
             }
             guard options[key] == nil else {
                 throw HeaderLineProblem("chart option '\(key)' is given twice")
@@ -70,6 +80,8 @@ extension ChartSpec {
             }
             layout = parsed
         }
-        return ChartSpec(kind: kind, x: x, y: y, series: options["series"], layout: layout)
+        return ChartSpec(
+            kind: kind, x: x, y: y, series: options["series"], layout: layout, unit: options["unit"],
+            rank: options["rank"])
     }
 }

@@ -31,6 +31,38 @@ package indirect enum EvidenceValue: Sendable, Equatable {
         if case .scalar(let text) = self { text } else { nil }
     }
 
+    /// One line for a queue of flags: `accounts: 3; store accounts: sa-1, sa-2 (+4)`, cut at about `limit`
+    /// characters with `…`. Names read as words; lists show their first items and how many more.
+    package func summary(limit: Int = 90) -> String {
+        var text = ""
+        switch self {
+        case .object(let members):
+            for member in members {
+                if !text.isEmpty { text += "; " }
+                text += SitePage.readableName(member.name) + ": " + member.value.briefly()
+                if text.count > limit { break }
+            }
+        default:
+            text = briefly()
+        }
+        return text.count > limit ? String(text.prefix(max(limit - 1, 1))) + "…" : text
+    }
+
+    /// A value in a few words: a scalar as it is, a list as its first two items and a count, an object by its size.
+    private func briefly() -> String {
+        switch self {
+        case .scalar(let text): return text
+        case .null: return "none"
+        case .list(let values):
+            let shown = values.prefix(2).map { $0.briefly() }.joined(separator: ", ")
+            return values.count > 2 ? "\(shown) (+\(values.count - 2))" : (values.isEmpty ? "none" : shown)
+        case .object(let members):
+            return members.count == 1
+                ? "\(SitePage.readableName(members[0].name)): \(members[0].value.briefly())"
+                : "\(members.count) fields"
+        }
+    }
+
     /// Parses JSON text; nil when it is not valid JSON (the caller then shows the text as it is).
     package static func parse(_ text: String) -> EvidenceValue? {
         var parser = Parser(bytes: Array(text.utf8))

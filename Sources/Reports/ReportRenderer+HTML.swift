@@ -7,14 +7,28 @@ extension ReportRenderer {
         var out = RenderBuffer()
         out.reserveCapacity(estimatedSize(table, rows: htmlRowLimit) * 2)
         appendDocumentHead(title: table.title, style: stylesheet, to: &out)
+        if !table.navigation.isEmpty {
+            out.write("<nav class=\"crumbs\">")
+            for (index, link) in table.navigation.enumerated() {
+                if index > 0 { out.write(" › ") }
+                out.write("<a href=\"")
+                appendHTMLEscaped(link.href, to: &out)
+                out.write("\">")
+                appendHTMLEscaped(link.text, controls: .htmlSpan, to: &out)
+                out.write("</a>")
+            }
+            out.write("</nav>\n")
+        }
         out.write("<header>\n<h1>")
         appendHTMLEscaped(table.title, controls: .htmlSpan, to: &out)
         out.write("</h1>\n<p class=\"description\">")
         appendHTMLEscaped(table.description, controls: .htmlSpan, to: &out)
         out.write("</p>\n")
-        if !table.parameters.isEmpty {
+        // Defaults (1970-01-01 … 9999-12-31, none) say nothing a reader needs: only the values asked for are shown.
+        let given = table.parameters.filter { !$0.isDefault }
+        if !given.isEmpty {
             out.write("<p class=\"meta\">Parameters: ")
-            for (index, parameter) in table.parameters.enumerated() {
+            for (index, parameter) in given.enumerated() {
                 if index > 0 { out.write(", ") }
                 out.write("<code>")
                 appendHTMLEscaped(parameter.name, controls: .htmlSpan, to: &out)
@@ -38,6 +52,7 @@ extension ReportRenderer {
             return out.bytes
         }
         if let chart { appendChart(table, spec: chart, to: &out) }
+        if let totals = ReportTotals(table) { appendTotals(totals, to: &out) }
         appendHTMLTable(table, to: &out)
         out.write("</main>\n</body>\n</html>\n")
         return out.bytes
@@ -61,6 +76,47 @@ extension ReportRenderer {
         }
     }
 
+    /// The totals per currency (every row, also those past the page's row limit) and of the units, above the table.
+    private static func appendTotals(_ totals: ReportTotals, to out: inout RenderBuffer) {
+        out.write("<h2 class=\"totals\">Totals</h2>\n")
+        if !totals.units.isEmpty {
+            out.write("<p class=\"meta\">")
+            for (index, unit) in totals.units.enumerated() {
+                if index > 0 { out.write(" · ") }
+                appendHTMLEscaped(SitePage.readableName(unit.name), controls: .htmlSpan, to: &out)
+                out.write(" <strong class=\"num\">")
+                appendHTMLEscaped(unit.sum, to: &out)
+                out.write("</strong>")
+            }
+            out.write("</p>\n")
+        }
+        guard !totals.currencies.isEmpty else { return }
+        out.write(
+            "<div class=\"table-wrap totals\">\n<table class=\"totals\">\n<thead>\n<tr><th scope=\"col\">currency</th>")
+        for column in totals.amountColumns {
+            out.write("<th scope=\"col\" class=\"num\">")
+            appendHTMLEscaped(SitePage.readableName(column), controls: .htmlSpan, to: &out)
+            out.write("</th>")
+        }
+        out.write("</tr>\n</thead>\n<tbody>\n")
+        for total in totals.currencies {
+            out.write("<tr><td class=\"date\">")
+            appendHTMLEscaped(total.currency, controls: .htmlSpan, to: &out)
+            out.write("</td>")
+            for column in totals.amountColumns {
+                guard let sum = total.sums[column] else {
+                    out.write("<td class=\"null\"></td>")
+                    continue
+                }
+                out.write("<td class=\"num\">")
+                appendHTMLEscaped(sum, to: &out)
+                out.write("</td>")
+            }
+            out.write("</tr>\n")
+        }
+        out.write("</tbody>\n</table>\n</div>\n")
+    }
+
     private static func appendHTMLTable(_ table: ReportTable, to out: inout RenderBuffer) {
         let shown = min(table.rows.count, htmlRowLimit)
         if shown < table.rows.count {
@@ -70,8 +126,9 @@ extension ReportRenderer {
         }
         out.write("<div class=\"table-wrap\">\n<table>\n<thead>\n<tr>")
         for column in table.columns {
+            // A heading people read: `recorded_units` as "recorded units"; CSV and JSON keep the column's name.
             out.write(column.kind.isNumeric ? "<th scope=\"col\" class=\"num\">" : "<th scope=\"col\">")
-            appendHTMLEscaped(column.name, controls: .htmlSpan, to: &out)
+            appendHTMLEscaped(heading(column.name), controls: .htmlSpan, to: &out)
             out.write("</th>")
         }
         out.write("</tr>\n</thead>\n<tbody>\n")
@@ -84,6 +141,7 @@ extension ReportRenderer {
             default: "<td>"
             }
         }
+        let links = table.columns.map { table.cellLinks[$0.name] }
         for row in table.rows.prefix(shown) {
             out.write("<tr>")
             for (index, column) in table.columns.enumerated() {
@@ -92,13 +150,46 @@ extension ReportRenderer {
                     out.write("<td class=\"null\"></td>")
                     continue
                 }
-                out.write(classes[index])
+                // A day in a text column (a period, a day label) keeps to one line like a date column's.
+                // A day in a text column (a period) keeps to one line like a date column's, and so does a short
+                // single word (a status, an id): `missing-in-report` never breaks at its hyphens.
+                let keepsToOneLine = column.kind == .text && (startsWithDay(value) || isShortWord(value))
+                out.write(keepsToOneLine ? "<td class=\"nowrap\">" : classes[index])
+                let href = links[index]?[value]
+                if let href {
+                    out.write("<a href=\"")
+                    appendHTMLEscaped(href, to: &out)
+                    out.write("\">")
+                }
                 appendHTMLEscaped(displayText(value, kind: column.kind), controls: .htmlSpan, to: &out)
+                if href != nil { out.write("</a>") }
                 out.write("</td>")
             }
             out.write("</tr>\n")
         }
         out.write("</tbody>\n</table>\n</div>\n")
+    }
+
+    /// Whether `value` is a short text that begins with a `YYYY-MM-DD` day (`2014-03-01`, `2014-03-01 – 2014-03-07`).
+    static func startsWithDay(_ value: String) -> Bool {
+        let bytes = value.utf8
+        guard bytes.count >= 10, bytes.count <= 32 else { return false }
+        for (offset, byte) in bytes.prefix(10).enumerated() {
+            let isDash = offset == 4 || offset == 7
+            guard isDash ? byte == UInt8(ascii: "-") : (byte >= 48 && byte <= 57) else { return false }
+        }
+        return true
+    }
+
+    /// A column name as a heading: `first_purchase_utc` as "first purchase (UTC)".
+    static func heading(_ name: String) -> String {
+        let words = SitePage.readableName(name)
+        return words.hasSuffix(" utc") ? words.dropLast(4) + " (UTC)" : words
+    }
+
+    /// Whether `value` is one short word (no space, at most 24 bytes).
+    static func isShortWord(_ value: String) -> Bool {
+        value.utf8.count <= 24 && !value.utf8.contains(UInt8(ascii: " "))
     }
 
     /// How an invisible control in a value is shown.
@@ -181,6 +272,8 @@ extension ReportRenderer {
         main { max-width: 1400px; margin: 0 auto; }
         h1 { font-size: 1.6em; margin: 0 0 0.4em; }
         .description { margin: 0 0 0.6em; max-width: 80ch; }
+        h2.totals { font-size: 1.1em; margin: 1.2em 0 0.3em; }
+        .table-wrap.totals { display: inline-block; max-width: 100%; margin-top: 0.3em; }
         .meta { color: var(--muted); margin: 0.2em 0; }
         code, td.json { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.92em; }
         .note { background: var(--note-bg); border-left: 4px solid var(--note-line); padding: 0.5em 0.8em; }
@@ -193,21 +286,26 @@ extension ReportRenderer {
         .chart .axis { stroke: var(--muted); stroke-width: 1; }
         .chart .zero { stroke: var(--fg); stroke-width: 1.5; }
         .chart .series-line { fill: none; stroke-width: 2; }
-        .table-wrap { overflow: auto; max-height: 80vh; border: 1px solid var(--line); border-radius: 6px;
-          margin: 1em 0; }
+        .chart .axis-break { stroke: var(--fg); stroke-width: 1.5; fill: none; }
+        .chart .axis-gap { stroke: var(--muted); stroke-width: 1; stroke-dasharray: 3 3; }
+        .table-wrap { overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; margin: 1em 0; }
         table { border-collapse: separate; border-spacing: 0; width: 100%; }
         th, td { padding: 4px 10px; text-align: left; vertical-align: top; border-bottom: 1px solid var(--line);
           white-space: pre-wrap; }
-        thead th { position: sticky; top: 0; background: var(--head); font-weight: 600; white-space: nowrap; }
+        thead th { position: sticky; top: 0; background: var(--head); font-weight: 600; white-space: normal;
+          vertical-align: bottom; min-width: 5ch; }
         tbody tr:nth-child(even) { background: var(--zebra); }
         .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-        td.date { white-space: nowrap; }
+        td.date, td.nowrap { white-space: nowrap; }
         td, th, .meta code { unicode-bidi: plaintext; }
         .control { color: var(--control-fg); background: var(--control-bg); border-radius: 3px; padding: 0 2px;
           font: 0.85em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; white-space: nowrap; }
         .chart .control { fill: var(--control-fg); }
-        td.null::after { content: "NULL"; color: var(--muted); font-style: italic; font-size: 0.85em; }
-        @media print { .table-wrap { max-height: none; overflow: visible; } }
+        nav.crumbs { margin: 0 0 0.8em; color: var(--muted); }
+        a { color: #0969da; }
+        @media (prefers-color-scheme: dark) { a { color: #4493f8; } }
+        @media print { .table-wrap { overflow: visible; } }
+        @media (max-width: 600px) { body { padding: 12px; } th, td { padding: 3px 6px; } }
 
         """
 

@@ -6,11 +6,29 @@ package struct ReportTable: Sendable, Equatable {
         package var name: String
         /// The text bound to it; nil when it was bound as SQL NULL.
         package var value: String?
+        /// Whether the value is the report's default (not given): pages leave it out rather than print
+        /// `1970-01-01 … 9999-12-31`.
+        package var isDefault: Bool
 
         /// Creates a parameter record.
-        package init(name: String, value: String?) {
+        package init(name: String, value: String?, isDefault: Bool = false) {
             self.name = name
             self.value = value
+            self.isDefault = isDefault
+        }
+    }
+
+    /// A link in a page's navigation bar.
+    package struct Link: Sendable, Hashable {
+        /// What the link reads.
+        package var text: String
+        /// A relative path the caller chose (never input text).
+        package var href: String
+
+        /// Creates a link.
+        package init(text: String, href: String) {
+            self.text = text
+            self.href = href
         }
     }
 
@@ -26,6 +44,11 @@ package struct ReportTable: Sendable, Equatable {
     package var generatedAt: String
     /// The parameters the report ran with.
     package var parameters: [Parameter]
+    /// Links shown above the HTML page's title (e.g. back to the run's `index.html`); none for a lone report.
+    package var navigation: [Link] = []
+    /// Cells the HTML page links, by column name and then cell value: the relative path of the page that value has
+    /// (a store account's, a transaction's), chosen by the caller, never taken from the value.
+    package var cellLinks: [String: [String: String]] = [:]
 
     /// Creates a report result.
     package init(

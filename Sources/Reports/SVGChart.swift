@@ -45,10 +45,12 @@ struct SVGChart {
         let xColumn: Int
         let yColumn: Int
         var seriesColumn: Int?
+        var rankColumn: Int?
         do {
             xColumn = try column(spec.x, "x axis").get()
             yColumn = try column(spec.y, "y axis").get()
             if let series = spec.series { seriesColumn = try column(series, "series").get() }
+            if let rank = spec.rank { rankColumn = try column(rank, "series order").get() }
         } catch {
             return .omitted(reason: error.reason)
         }
@@ -64,8 +66,20 @@ struct SVGChart {
         var seriesNames: [String] = []
         var seriesIndex: [String: Int] = [:]
         var hasOther = false
+        var otherNames: [String] = []
         var data: [Datum] = []
         var skipped = 0
+        if let seriesColumn, let rankColumn {
+            // Ranked series take the palette in rank order, so "Other" only ever holds the least important; the
+            // series of the best rank (high severity) are never merged, taking extra colours when they must.
+            let ranked = rankedSeries(table, series: seriesColumn, rank: rankColumn)
+            let best = ranked.first?.rank
+            for (name, rank) in ranked
+            where seriesNames.count < palette.count || (rank == best && seriesNames.count < colorLimit) {
+                seriesIndex[name] = seriesNames.count
+                seriesNames.append(name)
+            }
+        }
         for (rowNumber, row) in table.rows.enumerated() {
             let xText = label(ReportRenderer.cell(row, xColumn), kind: table.columns[xColumn].kind)
             let category = categoryIndex[xText] ?? categories.count
@@ -73,7 +87,9 @@ struct SVGChart {
                 categoryIndex[xText] = category
                 categories.append(xText)
             }
-            guard let yText = ReportRenderer.cell(row, yColumn), let value = Double(yText), value.isFinite else {
+            // NULL is no value (a currency's second row, say), not a value lost: only non-numbers are counted.
+            guard let yText = ReportRenderer.cell(row, yColumn) else { continue }
+            guard let value = Double(yText), value.isFinite else {
                 skipped += 1
                 continue
             }
@@ -84,13 +100,14 @@ struct SVGChart {
                 seriesLabel = name
                 if let known = seriesIndex[name] {
                     series = known
-                } else if seriesNames.count < palette.count {
+                } else if seriesNames.count < palette.count && rankColumn == nil {
                     series = seriesNames.count
                     seriesIndex[name] = series
                     seriesNames.append(name)
                 } else {
-                    series = palette.count
+                    series = Int.max
                     hasOther = true
+                    if !otherNames.contains(name) { otherNames.append(name) }
                 }
             }
             data.append(
@@ -101,6 +118,9 @@ struct SVGChart {
         }
         guard !data.isEmpty else { return .omitted(reason: "no row has a number in '\(spec.y)'") }
 
+        // "Other" comes after the named series, in the legend and in a group of bars.
+        for index in data.indices where data[index].series == Int.max { data[index].series = seriesNames.count }
+        let otherSeries = hasOther ? seriesNames.count : Int.max
         let groupCount = spec.kind == .bar && spec.layout == .grouped ? seriesNames.count + (hasOther ? 1 : 0) : 1
         var lower = 0.0
         var upper = 0.0
@@ -138,23 +158,63 @@ struct SVGChart {
             notes.append("\(ReportRenderer.rowCount(skipped)) without a number in '\(spec.y)' not drawn.")
         }
         if hasOther {
-            notes.append("Series after the first \(palette.count) are drawn together as 'Other'.")
+            notes.append(
+                "Series after the first \(seriesNames.count) are drawn together as 'Other': "
+                    + otherNames.joined(separator: ", ") + ".")
         }
-        var legend = seriesNames.enumerated().map { (name: $0.element, color: palette[$0.offset]) }
+        var legend = seriesNames.enumerated().map { (name: $0.element, color: color($0.offset, other: otherSeries)) }
         if hasOther { legend.append((name: "Other", color: otherColor)) }
         if seriesColumn == nil { legend = [] }
 
-        var canvas = Canvas(axis: axis, categories: categories, legend: legend)
+        let timeAxis = ChartTimeAxis(categories: categories)
+        for gap in timeAxis?.cutGaps ?? [] {
+            notes.append("The time axis skips the days between \(gap.before) and \(gap.after), which have no rows.")
+        }
+        var canvas = Canvas(
+            axis: axis, categories: categories, legend: legend, timeAxis: timeAxis,
+            unit: spec.unit.map { "\(spec.y) (\($0))" })
+        canvas.otherSeries = otherSeries
         let kindName = spec.kind == .bar ? "Bar" : "Line"
         let perSeries = spec.series.map { ", per \($0)" } ?? ""
-        canvas.begin(label: "\(kindName) chart of \(spec.y) by \(spec.x)\(perSeries)")
+        let unit = spec.unit.map { " in \($0)" } ?? ""
+        canvas.begin(label: "\(kindName) chart of \(spec.y)\(unit) by \(spec.x)\(perSeries)")
         if spec.kind == .bar {
             canvas.bars(data, groupCount: groupCount)
         } else {
-            canvas.lines(data, seriesCount: seriesNames.count, hasOther: hasOther)
+            canvas.lines(data, seriesCount: seriesNames.count)
         }
         canvas.end()
         return .drawn(svg: canvas.out.bytes, notes: notes)
+    }
+
+    /// Extra colours (Paul Tol's muted scheme) for series of the best rank beyond the palette.
+    static let extraPalette = ["#332288", "#117733", "#882255", "#44AA99", "#999933", "#AA4499", "#88CCEE", "#DDCC77"]
+
+    /// The most series drawn with colours of their own.
+    static var colorLimit: Int { palette.count + extraPalette.count }
+
+    /// The colour of series `series`, `other` being the index of "Other".
+    static func color(_ series: Int, other: Int) -> String {
+        if series == other || series >= colorLimit { return otherColor }
+        return series < palette.count ? palette[series] : extraPalette[series - palette.count]
+    }
+
+    /// The series names ordered by the smallest number each has in the rank column (no number: last), then by their
+    /// first row, with that number.
+    private static func rankedSeries(_ table: ReportTable, series: Int, rank: Int) -> [(name: String, rank: Double)] {
+        var order: [String: (rank: Double, first: Int)] = [:]
+        for (rowNumber, row) in table.rows.enumerated() {
+            let name = label(ReportRenderer.cell(row, series), kind: table.columns[series].kind)
+            let value = ReportRenderer.cell(row, rank).flatMap(Double.init) ?? .infinity
+            if let known = order[name] {
+                order[name] = (min(known.rank, value), known.first)
+            } else {
+                order[name] = (value, rowNumber)
+            }
+        }
+        return order.sorted { ($0.value.rank, $0.value.first) < ($1.value.rank, $1.value.first) }.map {
+            (name: $0.key, rank: $0.value.rank)
+        }
     }
 
     /// A category or series name as shown: NULL spelled out, booleans as true/false.
@@ -185,20 +245,37 @@ struct SVGChart {
         /// The most character cells a legend name may take: a whole legend row, so only a name that cannot fit on
         /// any row is cut.
         let legendLimit: Int
+        /// The x of each category's centre.
+        let centers: [Double]
+        /// The width a category's bars share.
+        let slot: Double
+        /// The labels under a time axis (nil: one label per category).
+        let timeTicks: [(x: Double, label: String)]?
+        /// Where a time axis skips a long gap.
+        let breaks: [Double]
+        /// The series drawn as "Other", if any.
+        var otherSeries = Int.max
+        /// The y axis title (the value and its unit), written up the left edge.
+        let unit: String?
 
-        init(axis: NiceAxis, categories: [String], legend: [(name: String, color: String)]) {
+        init(
+            axis: NiceAxis, categories: [String], legend: [(name: String, color: String)], timeAxis: ChartTimeAxis?,
+            unit: String?
+        ) {
             self.axis = axis
             self.categories = categories
             self.legend = legend
+            self.unit = unit
             let tickWidth = axis.ticks.map { Double($0.label.count) }.max() ?? 1
             let count = Double(max(categories.count, 1))
+            let unitWidth = unit == nil ? 0.0 : 16.0
 
             // Labels that fit sit level under their category; otherwise they slant and only every n-th is shown.
             categoryLabels = categories.map(ChartLabel.init)
             let longest = Double(categoryLabels.map { $0.shownWidth(limit: SVGChart.tickLabelLimit) }.max() ?? 1)
             let labelWidth = longest * SVGChart.characterWidth + 8
-            var left = 14 + tickWidth * SVGChart.characterWidth
-            rotateLabels = labelWidth > (SVGChart.width - left - 16) / count
+            var left = 14 + unitWidth + tickWidth * SVGChart.characterWidth
+            rotateLabels = timeAxis == nil && labelWidth > (SVGChart.width - left - 16) / count
             if rotateLabels {
                 // A slanted first label reaches left by its width times cos 40°, plus slack for wide fonts.
                 let firstBand = (SVGChart.width - left - 16) / count
@@ -209,6 +286,23 @@ struct SVGChart {
             band = plotWidth / count
             labelStride = rotateLabels ? max(1, Int((count * 14 / plotWidth).rounded(.up))) : 1
             let bottom = rotateLabels ? 24 + longest * SVGChart.characterWidth * 0.65 : 28
+            if let timeAxis {
+                // Each day a band of its own, at least wide enough to see; a category sits at its day.
+                let layout = timeAxis.layout(left: left, width: plotWidth)
+                centers = categories.map { timeAxis.x(ChartTimeAxis.dayNumber($0) ?? 0, in: layout) }
+                slot = max(layout.dayWidth * 0.8, 2.5)
+                timeTicks = timeAxis.ticks(in: layout, spacing: 12 * SVGChart.characterWidth).map {
+                    (x: $0.x, label: $0.label)
+                }
+                breaks = layout.breaks
+            } else {
+                let band = band
+                let left = left
+                centers = categories.indices.map { left + (Double($0) + 0.5) * band }
+                slot = band * 0.8
+                timeTicks = nil
+                breaks = []
+            }
 
             // Legend items flow left to right and wrap; names are shown whole unless one is wider than a row.
             legendLabels = legend.map { ChartLabel($0.name) }
@@ -236,7 +330,7 @@ struct SVGChart {
         }
 
         func color(_ series: Int) -> String {
-            series < SVGChart.palette.count ? SVGChart.palette[series] : SVGChart.otherColor
+            SVGChart.color(series, other: otherSeries)
         }
 
         mutating func begin(label: String) {
@@ -253,10 +347,35 @@ struct SVGChart {
                 out.write("<text class=\"tick-y\" x=\"\(n(left - 6))\" y=\"\(n(y(tick.value) + 4))\"")
                 out.write(" text-anchor=\"end\">\(tick.label)</text>\n")
             }
-            out.write("</g>\n<g class=\"x-labels\">\n")
+            out.write("</g>\n")
+            if let unit {
+                let middle = n(top + SVGChart.plotHeight / 2)
+                out.write("<text class=\"unit\" x=\"12\" y=\"\(middle)\" text-anchor=\"middle\"")
+                out.write(" transform=\"rotate(-90 12 \(middle))\">")
+                ReportRenderer.appendHTMLEscaped(unit, controls: .svgTSpan, to: &out)
+                out.write("</text>\n")
+            }
+            out.write("<g class=\"x-labels\">\n")
             let labelY = top + SVGChart.plotHeight + 16
+            if let timeTicks {
+                for x in breaks {
+                    // A break in the axis: two slashes across it, and a dashed line up the plot.
+                    let base = top + SVGChart.plotHeight
+                    out.write("<path class=\"axis-break\" d=\"M\(n(x - 6)),\(n(base + 6)) L\(n(x - 2)),\(n(base - 6)) ")
+                    out.write("M\(n(x + 2)),\(n(base + 6)) L\(n(x + 6)),\(n(base - 6))\"/>")
+                    out.write(
+                        "<line class=\"axis-gap\" x1=\"\(n(x))\" x2=\"\(n(x))\" y1=\"\(n(top))\" y2=\"\(n(base))\"/>\n")
+                }
+                for tick in timeTicks {
+                    out.write("<text class=\"tick-x\" x=\"\(n(tick.x))\" y=\"\(n(labelY))\" text-anchor=\"middle\">")
+                    ReportRenderer.appendHTMLEscaped(tick.label, to: &out)
+                    out.write("</text>\n")
+                }
+                out.write("</g>\n")
+                return
+            }
             for index in categories.indices where index % labelStride == 0 {
-                let x = n(left + (Double(index) + 0.5) * band)
+                let x = n(centers[index])
                 if rotateLabels {
                     out.write("<text class=\"tick-x\" x=\"\(x)\" y=\"\(n(labelY))\" text-anchor=\"end\"")
                     out.write(" transform=\"rotate(-40 \(x) \(n(labelY)))\">")
@@ -271,11 +390,11 @@ struct SVGChart {
 
         /// One `<rect class="bar">` per datum, so every row with a value is one bar.
         mutating func bars(_ data: [Datum], groupCount: Int) {
-            let groupWidth = band * 0.8 / Double(groupCount)
+            let groupWidth = slot / Double(groupCount)
             out.write("<g class=\"bars\">\n")
             for datum in data {
                 let group = groupCount > 1 ? datum.series : 0
-                let x = left + Double(datum.category) * band + band * 0.1 + Double(group) * groupWidth
+                let x = centers[datum.category] - slot / 2 + Double(group) * groupWidth
                 let barTop = y(max(datum.base, datum.end))
                 let barHeight = y(min(datum.base, datum.end)) - barTop
                 out.write("<rect class=\"bar\" x=\"\(n(x))\" y=\"\(n(barTop))\" width=\"\(n(groupWidth))\"")
@@ -287,7 +406,7 @@ struct SVGChart {
         }
 
         /// A polyline per series through its points in x order, and a `<circle class="point">` per datum.
-        mutating func lines(_ data: [Datum], seriesCount: Int, hasOther: Bool) {
+        mutating func lines(_ data: [Datum], seriesCount: Int) {
             out.write("<g class=\"lines\">\n")
             // "Other" mixes several series, so its points are not joined into one misleading line.
             for series in 0..<max(seriesCount, 1) {
@@ -333,7 +452,7 @@ struct SVGChart {
         }
 
         private func center(_ datum: Datum) -> Double {
-            left + (Double(datum.category) + 0.5) * band
+            centers[datum.category]
         }
 
         /// The tooltip of a bar or point: `category, series: value`, each input value isolated.

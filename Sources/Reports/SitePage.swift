@@ -120,14 +120,24 @@ package struct SitePage: Sendable {
                 ReportRenderer.appendElement(open, column, "</th>", to: &out)
             }
             out.write("</tr>\n</thead>\n<tbody>\n")
+            // Each cell names its column, for the narrow layout that shows a row as a card of labelled lines.
+            var labels: [String] = []
+            for column in columns {
+                var label = RenderBuffer()
+                ReportRenderer.appendHTMLEscaped(column, to: &label)
+                labels.append(" data-label=\"" + String(decoding: label.bytes, as: UTF8.self) + "\"")
+            }
             for row in rows {
                 out.write("<tr>")
                 for index in columns.indices {
                     let cell = index < row.count ? row[index] : .empty
                     switch cell {
-                    case .empty: out.write("<td class=\"null\"></td>")
-                    case .number: out.write("<td class=\"num\">")
-                    default: out.write("<td>")
+                    case .empty: out.write("<td class=\"null\"\(labels[index])></td>")
+                    case .number: out.write("<td class=\"num\"\(labels[index])>")
+                    // A day, a status or an id keeps to one line.
+                    case .text(let text) where ReportRenderer.startsWithDay(text) || ReportRenderer.isShortWord(text):
+                        out.write("<td class=\"nowrap\"\(labels[index])>")
+                    default: out.write("<td\(labels[index])>")
                     }
                     if cell != .empty {
                         appendCell(cell, to: &out)
@@ -254,9 +264,6 @@ package struct SitePage: Sendable {
 
     /// What the site pages add to the reports' stylesheet: navigation, facts, readable evidence, wrapping cells.
     static let stylesheet = """
-        a { color: #0969da; }
-        @media (prefers-color-scheme: dark) { a { color: #4493f8; } }
-        nav.crumbs { margin: 0 0 0.8em; color: var(--muted); }
         h2 { font-size: 1.2em; margin: 1.4em 0 0.4em; border-bottom: 1px solid var(--line); padding-bottom: 0.2em; }
         dl.facts { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 2px 16px; margin: 0.6em 0; }
         dl.facts dt { color: var(--muted); }
@@ -266,13 +273,25 @@ package struct SitePage: Sendable {
         code.name { white-space: nowrap; }
         table.site td { white-space: normal; overflow-wrap: anywhere; min-width: 6ch; }
         table.site td.num { white-space: nowrap; min-width: 0; }
-        table.site td code, dl.facts code { overflow-wrap: anywhere; }
+        table.site td code { overflow-wrap: normal; }
+        dl.facts code { overflow-wrap: anywhere; }
         dl.evidence { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 0 10px; margin: 0; }
         dl.evidence dt { color: var(--muted); }
         dl.evidence dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
         ul.evidence { margin: 0; padding-left: 1.2em; }
         .value, dd, a { unicode-bidi: plaintext; }
         .none { color: var(--muted); font-style: italic; }
+        table.site td.nowrap { white-space: nowrap; overflow-wrap: normal; }
+        @media (max-width: 600px) {
+          table.site thead { display: none; }
+          table.site, table.site tbody, table.site tr, table.site td { display: block; }
+          table.site tr { padding: 6px 0; border-bottom: 1px solid var(--line); }
+          table.site td { display: grid; grid-template-columns: 8.5em minmax(0, 1fr); gap: 8px; border: none;
+            padding: 1px 8px; text-align: left; white-space: normal; }
+          table.site td.num { text-align: left; }
+          table.site td::before { content: attr(data-label); color: var(--muted); }
+          table.site td.null { display: none; }
+        }
 
         """
 }

@@ -58,13 +58,16 @@ struct DatabaseCommand: ParsableCommand {
     struct URL: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the embedded server's libpq connection string.")
-        @Option(help: "Database name.")
-        var database = DatabaseLocation.embeddedDatabaseName
+        @Option(help: "Database name (else IAP_AUDIT_DATABASE, else iap_audit).")
+        var database: String?
         @Flag(help: "As the server's administrator (a superuser: create databases, grant roles).")
         var administrator = false
         func run() throws {
             try runReportingFailure {
                 let server = try DatabaseCommand.server()
+                let database = GlobalOptions.embeddedDatabaseName(
+                    flag: database, environment: ProcessInfo.processInfo.environment,
+                    default: DatabaseLocation.embeddedDatabaseName)
                 print(
                     administrator
                         ? server.administratorConnectionString(database: database)
@@ -76,16 +79,28 @@ struct DatabaseCommand: ParsableCommand {
 
     struct PSQL: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "psql", abstract: "Open psql on the database iap-audit uses (embedded unless configured).")
+            commandName: "psql", abstract: "Open psql on the database iap-audit uses (embedded unless configured).",
+            discussion: "Arguments after the options go to psql, e.g. iap-audit db psql --database iap_audit_demo -c "
+                + "'SELECT rule, count(*) FROM flags_open GROUP BY rule'. psql's own help: iap-audit db psql -- --help."
+        )
         @OptionGroup var global: GlobalOptions
         @Argument(parsing: .captureForPassthrough, help: "Extra psql arguments.")
         var arguments: [String] = []
 
+        func validate() throws {
+            // Everything after the options goes to psql, but --help is this command's own (psql --help: `-- --help`).
+            if let first = arguments.first, first == "--help" || first == "-h" {
+                throw CleanExit.helpRequest(self)
+            }
+        }
+
         func run() throws {
             try runReportingFailure {
                 let (settings, logger) = try global.settings()
+                // `--` ends this command's options; what follows is psql's alone (`-- --help`: psql's help).
+                let passed = arguments.first == "--" ? Array(arguments.dropFirst()) : arguments
                 let argv = try EmbeddedDatabase.psqlArguments(
-                    settings: settings, extraArguments: arguments, logger: logger)
+                    settings: settings, extraArguments: passed, logger: logger)
                 // Replace this process: psql gets the terminal, signals and exit code directly.
                 let cArguments = argv.map { strdup($0) } + [nil]
                 execv(argv[0], cArguments)

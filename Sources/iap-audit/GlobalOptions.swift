@@ -10,6 +10,12 @@ struct GlobalOptions: ParsableArguments {
             discussion: "Put the password in ~/.pgpass or PGPASSWORD, not here: command lines show up in ps."))
     var databaseURL: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The embedded server's database (else IAP_AUDIT_DATABASE, else iap_audit). The demo's is iap_audit_demo.",
+            valueName: "name"))
+    var database: String?
+
     @Option(help: "Log format on stderr: plain or json (one object per line). Default: plain.")
     var logFormat: LogFormat?
 
@@ -48,7 +54,8 @@ struct GlobalOptions: ParsableArguments {
         var settings = try Settings(
             database: DatabaseLocation.resolve(
                 url: databaseURL ?? configuration?.databaseURL, environment: environment,
-                embeddedDatabase: embeddedDatabase),
+                embeddedDatabase: Self.embeddedDatabaseName(
+                    flag: database, environment: environment, default: embeddedDatabase)),
             environment: environment)
         settings.isStrict = strict
         settings.trustedRootPaths = trustedRoots + settings.trustedRootPaths + (configuration?.trustedRoots ?? [])
@@ -58,6 +65,38 @@ struct GlobalOptions: ParsableArguments {
     func validate() throws {
         // Known before any command body runs, so even an early failure is reported in this format.
         LogSetup.prefer(format: logFormat)
+        if let database {
+            guard Self.isDatabaseName(database) else {
+                throw ValidationError(
+                    "--database takes a database name of letters, digits and underscores (at most 63), e.g. "
+                        + "iap_audit_demo")
+            }
+            if databaseURL != nil {
+                throw ValidationError(
+                    "--database names a database of the embedded server; --database-url names its own")
+            }
+        }
+    }
+
+    /// The embedded database a command uses: `--database`, else `IAP_AUDIT_DATABASE`, else the command's default
+    /// (`iap_audit`, or the demo's `iap_audit_demo`).
+    static func embeddedDatabaseName(flag: String?, environment: [String: String], default name: String) -> String {
+        if let flag { return flag }
+        // The variable points every command at one database (the demo's, say); the demo itself keeps its own.
+        if name == DatabaseLocation.embeddedDatabaseName, let variable = environment["IAP_AUDIT_DATABASE"],
+            isDatabaseName(variable)
+        {
+            return variable
+        }
+        return name
+    }
+
+    /// A plain PostgreSQL identifier: letters, digits and underscores, not starting with a digit, at most 63 bytes.
+    static func isDatabaseName(_ name: String) -> Bool {
+        guard let first = name.utf8.first, name.utf8.count <= 63, !(first >= 48 && first <= 57) else { return false }
+        return name.utf8.allSatisfy {
+            ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 95
+        }
     }
 
     static func containsPassword(_ databaseURL: String) -> Bool {

@@ -74,8 +74,22 @@ struct ReportCommand: ParsableCommand {
             }
             let (settings, logger) = try global.settings()
             let workspace = try Workspace(settings: settings, logger: logger)
-            let table = try workspace.report(definition, parameters: values)
             let format = format ?? .csv
+            if definition.name == "flags" && format == .html && values.isEmpty
+                && (out != nil || isatty(STDOUT_FILENO) == 1)
+            {
+                // One flags page, one renderer: the site's queue (with its flag and subject pages and the index they
+                // lead back to), not a second page of its own.
+                let directory = out ?? "out"
+                let written = try workspace.writeSite(to: directory, runID: nil, reportFiles: [])
+                let flags =
+                    written.first { $0.hasSuffix("/flags.html") }
+                    ?? (directory as NSString)
+                    .appendingPathComponent("flags.html")
+                print(out != nil ? flags : "wrote \(flags); open it in a browser (--out DIR chooses the folder)")
+                return 0
+            }
+            let table = try workspace.report(definition, parameters: values)
             if let out {
                 print(try ReportRunner.write(table, of: definition, as: format, to: out))
             } else if format == .html && isatty(STDOUT_FILENO) == 1 {

@@ -17,6 +17,9 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    /// The embedded database of `--demo`, apart from the default one so the demo never mixes with real data.
+    static let demoDatabase = "iap_audit_demo"
+
     @Option(help: "A TOML configuration file (see `iap-audit config check`).")
     var config: String?
 
@@ -77,7 +80,7 @@ struct RunCommand: ParsableCommand {
                         executablePath: CommandLine.arguments[0],
                         workingDirectory: FileManager.default.currentDirectoryPath,
                         environment: ProcessInfo.processInfo.environment)
-                    (settings, logger) = try global.settings(embeddedDatabase: "iap_audit_demo")
+                    (settings, logger) = try global.settings(embeddedDatabase: Self.demoDatabase)
                     plan = ExampleData.plan(examples: examples, outputDirectory: out ?? "out")
                 } else {
                     (settings, logger) = try global.settings(configuration: configuration)
@@ -125,6 +128,12 @@ struct RunCommand: ParsableCommand {
                         : "reports: \(summary.reportsWritten.count) files in \(plan.outputDirectory)/")
                 if let index = summary.sitePages?.first {
                     print("start here: \(index)")
+                }
+                if demo && !summary.isDryRun {
+                    // The other commands open iap_audit unless told otherwise: say how to reach the demo's data.
+                    print(
+                        "the demo's data is in the database \(Self.demoDatabase): add --database \(Self.demoDatabase) "
+                            + "to other commands, or export IAP_AUDIT_DATABASE=\(Self.demoDatabase)")
                 }
                 print("seconds: " + Self.stageTimes(summary.stageSeconds))
                 if let catalogError = summary.catalogError {

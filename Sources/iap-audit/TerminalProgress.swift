@@ -9,10 +9,10 @@ enum TerminalProgress {
             let width = 30
             let filled = progress.filesTotal == 0 ? width : width * progress.filesDone / progress.filesTotal
             let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
-            var line = "\r\(progress.stage) [\(bar)] \(progress.filesDone)/\(progress.filesTotal) files, "
-            line += "\(progress.records) records"
-            if progress.filesDone == progress.filesTotal { line += "\n" }
-            FileHandle.standardError.write(Data(line.utf8))
+            let line =
+                "\(progress.stage) [\(bar)] \(progress.filesDone)/\(progress.filesTotal) files, \(progress.records) records"
+            // Through the status line, so log lines printed meanwhile go above the bar, not onto its end.
+            StatusLine.show(line, isFinal: progress.filesDone == progress.filesTotal)
         }
     }
 }

@@ -18,7 +18,8 @@ import Testing
         var table = Self.spoofed
         table.parameters = [.init(name: "product", value: Self.spoofedID)]
         let html = ReportFixtures.render(table, .html)
-        #expect(html.contains("<td>com.example.\(Self.marker)exe.lmth</td>"))
+        // A short single word keeps to one line; its control is shown all the same.
+        #expect(html.contains("<td class=\"nowrap\">com.example.\(Self.marker)exe.lmth</td>"))
         #expect(html.contains("<code>com.example.\(Self.marker)exe.lmth</code>"))
         #expect(html.contains("<h1>Flags \(Self.marker)txet</h1>"))
         // <title> takes no markup, so it gets the plain marker.

@@ -70,7 +70,7 @@ import Testing
         let html = ReportFixtures.render(table, .html)
         let body = try #require(html.split(separator: "<tbody>").last)
         #expect(ReportFixtures.count("<tr>", in: String(body)) == 6)
-        #expect(ReportFixtures.count("<td class=\"num\">", in: html) == 5)
+        #expect(ReportFixtures.count("<td class=\"num\">", in: String(body)) == 5)
         #expect(ReportFixtures.count("<td class=\"null\"></td>", in: html) == 2)
         #expect(html.contains("<th scope=\"col\" class=\"num\">variance</th>"))
         #expect(html.contains("<td class=\"num\">-4.25</td>"))

@@ -36,6 +36,7 @@ package struct BinaryUnderTest {
         var merged = ProcessInfo.processInfo.environment
         for variable in [
             "DATABASE_URL", "PGHOST", "PGDATABASE", "PGSERVICE", "IAP_AUDIT_PEPPER", "IAP_AUDIT_PEPPER_FILE",
+            "IAP_AUDIT_DATABASE",
         ] {
             merged.removeValue(forKey: variable)
         }

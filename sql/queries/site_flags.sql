@@ -5,7 +5,7 @@
 SELECT f.id, f.rule, f.severity, f.subject_kind, f.subject_key,
        to_char(f.window_start AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') AS window_start_utc,
        to_char(f.window_end AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') AS window_end_utc,
-       f.score::text, f.evidence::text,
+       round(f.score, 2)::text AS score, f.evidence::text,
        i.path AS receipt_file, r.line AS receipt_line, r.account_key AS receipt_account
 FROM flags_open f
 LEFT JOIN receipt r

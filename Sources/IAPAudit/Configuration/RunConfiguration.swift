@@ -270,9 +270,17 @@ package struct RunConfiguration: Sendable, Equatable {
         line("verification.trusted_roots", list(trustedRoots))
         line("logging.format", quoted(logFormat))
         line("logging.level", quoted(logLevel))
-        if let text = try? detection.jsonText() {
-            lines.append(
-                "detection = \(text)  # \(sources.keys.contains { $0.hasPrefix("detection.") } ? "file" : "default")")
+        // One line per detection setting, like the others, instead of one long JSON line.
+        if let text = try? detection.jsonText(),
+            let sections = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: [String: Any]]
+        {
+            for (section, settings) in sections.sorted(by: { $0.key < $1.key }) {
+                for (name, value) in settings.sorted(by: { $0.key < $1.key }) {
+                    let data = try? JSONSerialization.data(
+                        withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys, .withoutEscapingSlashes])
+                    line("detection.\(section).\(name)", data.map { String(decoding: $0, as: UTF8.self) } ?? "?")
+                }
+            }
         }
         return lines.joined(separator: "\n")
     }

@@ -127,7 +127,8 @@ struct StderrLogHandler: LogHandler {
             ]
             line = LogLine.json(fixed.merging(merged.mapValues { .string($0) }) { $1 })
         }
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        // Above the progress bar, if one is shown, never onto its end.
+        StatusLine.writeAbove(line)
     }
 }
 

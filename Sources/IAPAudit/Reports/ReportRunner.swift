@@ -55,7 +55,9 @@ package struct ReportRunner {
         return ReportTable(
             title: definition.title, description: definition.description, columns: columns, rows: result.rows,
             generatedAt: Date().formatted(.iso8601),
-            parameters: zip(definition.parameters, bound).map { ReportTable.Parameter(name: $0.name, value: $1) })
+            parameters: zip(definition.parameters, bound).map {
+                ReportTable.Parameter(name: $0.name, value: $1, isDefault: parameters[$0.name] == nil)
+            })
     }
 
     /// Renders `table` as `format` into `directory/NAME.ext` (written atomically); returns the path.

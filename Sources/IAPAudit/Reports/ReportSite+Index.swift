@@ -62,12 +62,14 @@ extension ReportSite {
         page.blocks.append(
             .line([
                 .text(
-                    "Records this run could not read, by reason code (docs/inputs.md); every record with its file "
-                        + "and line: "), report("quarantine", "quarantine"), .text("."),
+                    "Records that could not be read, by reason code (docs/inputs.md): quarantined by this run, and "
+                        + "all stored in the quarantine; every record with its file and line: "),
+                report("quarantine", "quarantine"), .text("."),
             ]))
         page.blocks.append(
             .table(
-                columns: ["Reason", "Records"], rows: pairs(EvidenceValue.parse(row[8] ?? "{}"), first: { .name($0) })))
+                columns: ["Reason", "This run", "All stored"],
+                rows: standing(EvidenceValue.parse(row[8] ?? "{}"), EvidenceValue.parse(row[10] ?? "{}"))))
 
         page.blocks.append(.heading("Flags by rule"))
         var hits: [String: EvidenceValue] = [:]
@@ -96,14 +98,16 @@ extension ReportSite {
         page.blocks.append(.heading("Reconciliation by status"))
         page.blocks.append(
             .line([
-                .text("Lines of recorded against reported units (docs/reconciliation.md); per period and app: "),
+                .text(
+                    "Lines of recorded against reported units (docs/reconciliation.md): the days this run reconciled, "
+                        + "and all lines stored; per period and app: "),
                 report("reconciliation-summary", "reconciliation summary"), .text("; every line: "),
                 report("reconciliation", "reconciliation"), .text("."),
             ]))
         page.blocks.append(
             .table(
-                columns: ["Status", "Lines"],
-                rows: pairs(summary["reconciliation"]?["linesByStatus"], first: { .name($0) })))
+                columns: ["Status", "This run", "All lines"],
+                rows: standing(summary["reconciliation"]?["linesByStatus"], EvidenceValue.parse(row[11] ?? "{}"))))
 
         page.blocks.append(.heading("Stage times"))
         let order = RunSummary.stages
@@ -155,11 +159,17 @@ extension ReportSite {
         return [.heading("Reports"), .table(columns: ["Report", "Files", "What it answers"], rows: rows)]
     }
 
-    /// A JSON object of counts as two-column rows, largest first.
-    private func pairs(_ counts: EvidenceValue?, first: (String) -> SitePage.Cell) -> [[SitePage.Cell]] {
-        guard case .object(let members)? = counts else { return [] }
-        return members.sorted { (Int($0.value.text ?? "") ?? 0, $1.name) > (Int($1.value.text ?? "") ?? 0, $0.name) }
-            .map { [first($0.name), .number($0.value.text ?? "")] }
+    /// Two JSON objects of counts (this run's, and all stored) as rows of a name and both counts, largest total first;
+    /// a name this run did not see counts 0 for it.
+    private func standing(_ run: EvidenceValue?, _ all: EvidenceValue?) -> [[SitePage.Cell]] {
+        var totals: [String: String] = [:]
+        if case .object(let members)? = all { for member in members { totals[member.name] = member.value.text } }
+        var current: [String: String] = [:]
+        if case .object(let members)? = run { for member in members { current[member.name] = member.value.text } }
+        let names = Set(totals.keys).union(current.keys)
+        return names.sorted { (Int(totals[$0] ?? "") ?? 0, $1) > (Int(totals[$1] ?? "") ?? 0, $0) }.map { name in
+            [.name(name), .number(current[name] ?? "0"), .number(totals[name] ?? current[name] ?? "0")]
+        }
     }
 
     fileprivate static func oneDecimal(_ text: String) -> String {

@@ -29,6 +29,51 @@ struct ReportSite {
     /// Writes the site for run `runID` (nil: the latest recorded `run`), linking to `reportFiles`; returns the paths
     /// written, `index.html` first.
     func write(runID: Int64?, reportFiles: [String]) throws -> [String] {
+        let (flags, subjects, pages) = try subjectPages()
+
+        let subjectsDirectory = (directory as NSString).appendingPathComponent(Self.subjectsFolder)
+        // Pages of subjects no longer flagged would otherwise stay behind and be mistaken for current ones (and a page
+        // a killed run left half-written, beside its old version).
+        if FileManager.default.fileExists(atPath: subjectsDirectory) {
+            let current = Set(subjects.map { (pages.href($0, from: .subject) as NSString).lastPathComponent })
+            for name in try FileManager.default.contentsOfDirectory(atPath: subjectsDirectory)
+            where (name.hasSuffix(".html") && !current.contains(name)) || name.hasSuffix(".partial") {
+                try FileManager.default.removeItem(atPath: (subjectsDirectory as NSString).appendingPathComponent(name))
+            }
+        }
+        try FileManager.default.createDirectory(atPath: subjectsDirectory, withIntermediateDirectories: true)
+
+        var written: [String] = []
+        written.append(
+            try save(try indexPage(runID: runID, reportFiles: reportFiles, flagCount: flags.count), "index.html"))
+        let files = Set(reportFiles.map { ($0 as NSString).lastPathComponent })
+        let queue = try flagPages(flags, pages: pages, files: files)
+        try Self.removeStale(
+            in: (directory as NSString).appendingPathComponent(Self.flagsFolder),
+            keeping: Set(queue.map { ($0.path as NSString).lastPathComponent }))
+        try FileManager.default.createDirectory(
+            atPath: (directory as NSString).appendingPathComponent(Self.flagsFolder), withIntermediateDirectories: true)
+        for (path, page) in queue { written.append(try save(page, path)) }
+        for start in stride(from: 0, to: subjects.count, by: Self.subjectsPerRead) {
+            let batch = Array(subjects[start..<min(start + Self.subjectsPerRead, subjects.count)])
+            let data = try SubjectData.read(batch, connection: connection)
+            written += try Self.writeSubjectPages(batch, data: data, pages: pages, directory: directory)
+        }
+        return written
+    }
+
+    /// Removes the pages in `folder` not named in `current`, and what a killed run left half-written.
+    private static func removeStale(in folder: String, keeping current: Set<String>) throws {
+        guard FileManager.default.fileExists(atPath: folder) else { return }
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder)
+        where (name.hasSuffix(".html") && !current.contains(name)) || name.hasSuffix(".partial") {
+            try FileManager.default.removeItem(atPath: (folder as NSString).appendingPathComponent(name))
+        }
+    }
+
+    /// The open flags the site lists, the subjects that get a page (the flagged ones first, then their neighbours),
+    /// and where their pages are.
+    func subjectPages() throws -> (flags: [[String?]], subjects: [Subject], pages: SubjectPages) {
         let flags = try connection.query(
             try SQLResources.query("site_flags"), [window], context: "read the flags for the site"
         ).rows
@@ -47,31 +92,27 @@ struct ReportSite {
             let subject = Subject(kind: row[0] ?? "", key: row[1] ?? "")
             if seen.insert(subject).inserted { subjects.append(subject) }
         }
-        let pages = SubjectPages(subjects: seen)
+        return (flags, subjects, SubjectPages(subjects: seen))
+    }
 
-        let subjectsDirectory = (directory as NSString).appendingPathComponent(Self.subjectsFolder)
-        // Pages of subjects no longer flagged would otherwise stay behind and be mistaken for current ones (and a page
-        // a killed run left half-written, beside its old version).
-        if FileManager.default.fileExists(atPath: subjectsDirectory) {
-            let current = Set(subjects.map { (pages.href($0, from: .subject) as NSString).lastPathComponent })
-            for name in try FileManager.default.contentsOfDirectory(atPath: subjectsDirectory)
-            where (name.hasSuffix(".html") && !current.contains(name)) || name.hasSuffix(".partial") {
-                try FileManager.default.removeItem(atPath: (subjectsDirectory as NSString).appendingPathComponent(name))
+    /// The report columns whose values name a subject, and its kind.
+    static let subjectColumns = [
+        "store_account_key": "store-account", "transaction_id": "transaction",
+        "original_transaction_id": "transaction", "receipt_id": "receipt", "account_key": "app-account",
+    ]
+
+    /// For a report page written beside the site: each cell naming a subject that has a page, linked to it.
+    static func cellLinks(_ table: ReportTable, pages: SubjectPages) -> [String: [String: String]] {
+        var links: [String: [String: String]] = [:]
+        for (index, column) in table.columns.enumerated() {
+            guard let kind = subjectColumns[column.name] else { continue }
+            for row in table.rows {
+                guard index < row.count, let key = row[index] else { continue }
+                let subject = Subject(kind: kind, key: key)
+                if pages.hasPage(subject) { links[column.name, default: [:]][key] = pages.href(subject, from: .root) }
             }
         }
-        try FileManager.default.createDirectory(atPath: subjectsDirectory, withIntermediateDirectories: true)
-
-        var written: [String] = []
-        written.append(
-            try save(try indexPage(runID: runID, reportFiles: reportFiles, flagCount: flags.count), "index.html"))
-        let files = Set(reportFiles.map { ($0 as NSString).lastPathComponent })
-        written.append(try save(try flagsPage(flags, pages: pages, files: files), "flags.html"))
-        for start in stride(from: 0, to: subjects.count, by: Self.subjectsPerRead) {
-            let batch = Array(subjects[start..<min(start + Self.subjectsPerRead, subjects.count)])
-            let data = try SubjectData.read(batch, connection: connection)
-            written += try Self.writeSubjectPages(batch, data: data, pages: pages, directory: directory)
-        }
-        return written
+        return links
     }
 
     /// Subjects whose pages are read together: few statements, and the data of a few hundred pages in memory at once.
@@ -215,49 +256,6 @@ extension ReportSite {
         }
     }
 
-    /// The flags page: the hits-per-rule chart of the `flags` report, then every open flag with its subject linked.
-    func flagsPage(_ flags: [[String?]], pages: SubjectPages, files: Set<String>) throws -> SitePage {
-        let definition = try ReportRunner.definition(named: "flags")
-        let chartTable = try ReportRunner(connection: connection)
-            .run(definition, parameters: window > 0 ? ["window": "\(window)"] : [:])
-        var page = SitePage(
-            title: window > 0 ? "Open fraud flags (last \(window) days)" : "Open fraud flags",
-            description: "Every open flag, most severe first, with its subject and the evidence that raised it. "
-                + "Each subject links to its own page. docs/fraud-rules.md explains every rule.",
-            breadcrumbs: [("Run summary", "index.html")])
-        if let chart = definition.chart, !chartTable.rows.isEmpty {
-            page.blocks.append(.chart(chartTable, chart))
-        }
-        if files.contains("flags.csv") {
-            page.blocks.append(
-                .line([
-                    .text("\(flags.count) open flags\(windowPhrase). Every column, for a spreadsheet: "),
-                    .link("flags.csv", href: "flags.csv", isCode: false), .text("."),
-                ]))
-        } else {
-            page.blocks.append(.paragraph("\(flags.count) open flags\(windowPhrase)."))
-        }
-        page.blocks.append(
-            .table(
-                columns: ["Severity", "Rule", "Subject", "Window (UTC)", "Score", "Evidence"],
-                rows: flags.map { row in
-                    let subject = Subject(kind: row[3] ?? "", key: row[4] ?? "")
-                    return [
-                        Self.text(row[2]), .name(row[1] ?? ""), subjectCell(subject, row: row, pages: pages),
-                        Self.window(row[5], row[6]), Self.number(row[7]), Self.evidence(row[8]),
-                    ]
-                }))
-        return page
-    }
-
-    /// A flagged subject as it reads: a receipt by its file and line, the others by their kind and id.
-    private func subjectCell(_ subject: Subject, row: [String?], pages: SubjectPages) -> SitePage.Cell {
-        if subject.kind == "receipt", let file = row[9], let line = row[10] {
-            return pages.cell(subject, text: "receipt \(file):\(line)", from: .root)
-        }
-        return pages.cell(subject, text: "\(SubjectPages.noun(subject.kind)) \(subject.key)", from: .root)
-    }
-
     static func subjectFlags(_ rows: [[String?]]) -> [SitePage.Block] {
         [
             .heading("Open flags"),
@@ -302,7 +300,8 @@ extension ReportSite {
             page.blocks.append(
                 .table(
                     columns: ["When (UTC)", "Kind", "Reference", "Detail"],
-                    rows: (data.history[subject.key] ?? []).map { row in
+                    // The account's flags are listed above: the history does not repeat them.
+                    rows: (data.history[subject.key] ?? []).filter { $0[1] != "flag" }.map { row in
                         let kind = row[1] ?? ""
                         let reference: SitePage.Cell =
                             switch kind {
@@ -310,7 +309,11 @@ extension ReportSite {
                                 pages.cell(Subject(kind: kind, key: row[2] ?? ""), from: .subject)
                             default: .code(row[2] ?? "")
                             }
-                        return [Self.text(row[0]), .text(kind), reference, Self.evidence(row[3])]
+                        return [
+                            Self.text(row[0]), .text(kind), reference,
+                            row[3].flatMap(EvidenceValue.parse).map { .evidence(Self.readableDetail($0)) }
+                                ?? Self.evidence(row[3]),
+                        ]
                     }))
         case "store-account":
             page.blocks += table(
@@ -361,6 +364,24 @@ extension ReportSite {
         default: break
         }
         return page
+    }
+
+    /// The detail fields a person looks for first, in this order; the rest follow in their own order.
+    static let detailOrder = [
+        "product_id", "quantity", "price", "original_transaction_id", "environment", "store_account_key",
+        "store_account", "receipt_id", "bundle_id", "status", "style", "purchases", "is_confirmed",
+        "last_purchase_date", "is_trial_period", "is_upgraded", "in_app_ownership_type", "cancellation_date",
+        "cancellation_reason",
+    ]
+
+    /// A history row's detail with the fields that say nothing (null) left out, and the telling ones first.
+    static func readableDetail(_ value: EvidenceValue) -> EvidenceValue {
+        guard case .object(let members) = value else { return value }
+        let kept = members.filter { $0.value != .null }
+        func position(_ name: String) -> Int { detailOrder.firstIndex(of: name) ?? detailOrder.count }
+        return .object(
+            kept.enumerated().sorted { (position($0.element.name), $0.offset) < (position($1.element.name), $1.offset) }
+                .map(\.element))
     }
 
     /// A heading and a table of one row per row of `rows`.

@@ -93,6 +93,14 @@ extension Workspace {
             plan.reports.isEmpty || plan.reports.contains($0.name)
         }
         var written: [String] = []
+        // The site written after the reports has a page for some store accounts, transactions and receipts: the
+        // HTML reports link their cells to them.
+        var pages: SubjectPages?
+        if plan.reportFormats.contains(.html) {
+            var site = ReportSite(connection: connection, directory: plan.outputDirectory)
+            site.window = plan.reportWindow
+            pages = try connection.plannedForFewRows { try site.subjectPages().pages }
+        }
         for definition in definitions.sorted(by: { $0.name < $1.name }) {
             // Reports that need a parameter (e.g. one account) are for people asking a question, not for the batch.
             guard definition.parameters.allSatisfy({ !$0.isRequired }) else { continue }
@@ -109,6 +117,9 @@ extension Workspace {
             if isWindowed {
                 table.title += " (last \(plan.reportWindow) days)"
             }
+            // The site written beside the reports has the index every page leads back to.
+            table.navigation = [ReportTable.Link(text: "Run summary", href: "index.html")]
+            if let pages { table.cellLinks = ReportSite.cellLinks(table, pages: pages) }
             for format in plan.reportFormats {
                 written.append(try ReportRunner.write(table, of: definition, as: format, to: plan.outputDirectory))
             }

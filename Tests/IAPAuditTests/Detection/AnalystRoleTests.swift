@@ -18,7 +18,7 @@ import Testing
         #expect(try test.count("SELECT count(*) FROM quarantine") == 1)
 
         try test.connection.execute(script: "SET ROLE iap_audit_analyst")
-        defer { try? test.connection.execute(script: "RESET ROLE") }
+        defer { _ = try? test.connection.execute(script: "RESET ROLE") }
         for view in [
             "flags_open", "account_history", "store_account_clusters", "store_account_members",
             "rule_hits_daily", "flag", "reconciliation_line", "app", "product",
@@ -40,7 +40,7 @@ import Testing
     @Test func analystCreatesNothingNotEvenTemporaryObjects() throws {
         let test = try TestWorkspace()
         try test.connection.execute(script: "SET ROLE iap_audit_analyst")
-        defer { try? test.connection.execute(script: "RESET ROLE") }
+        defer { _ = try? test.connection.execute(script: "RESET ROLE") }
         _ = try test.connection.query("SELECT * FROM receipt_summary LIMIT 1")
         _ = try test.connection.query("SELECT * FROM account_purchase LIMIT 1")
         for refused in [

@@ -161,12 +161,12 @@ struct KnownFilesTests {
     @Test func aFileCopiedToANewPathIsReadOnceAndStoresNothingTwice() throws {
         let test = try TestWorkspace()
         let spool = test.directory.appendingPathComponent("spool").path
-        let original = try Self.writeSettled(test, "spool/a.jsonl", LiveSpoolTests.lines(1...3))
+        _ = try Self.writeSettled(test, "spool/a.jsonl", LiveSpoolTests.lines(1...3))
         let ingest = ["ingest", "receipts", "--database-url", test.conninfo, spool]
         #expect(try BinaryUnderTest.run(ingest).status == 0)
 
         // A rotation's copy keeps the bytes and (cp -p, rename) the modification time, under a path never seen.
-        let copy = try Self.writeSettled(test, "spool/archive/a-2014-03-02.jsonl", LiveSpoolTests.lines(1...3))
+        _ = try Self.writeSettled(test, "spool/archive/a-2014-03-02.jsonl", LiveSpoolTests.lines(1...3))
         try Self.expectRun(
             ingest, in: test, says: "files: 2 seen, 0 ingested, 2 already ingested", unchanged: 1, receipts: 3, files: 1
         )

@@ -71,7 +71,7 @@ struct UnresponsiveServerTests {
         let test = try TestWorkspace()
         let holder = try Connection(conninfo: test.conninfo, applicationName: "alice-psql", logger: TestPostgres.logger)
         try holder.execute(script: "BEGIN; LOCK TABLE input_file IN ACCESS EXCLUSIVE MODE")
-        defer { try? holder.execute(script: "ROLLBACK") }
+        defer { _ = try? holder.execute(script: "ROLLBACK") }
         let path = try test.write("r.jsonl", #"{"response": {"status": 21002}}"# + "\n")
         let result = try BinaryUnderTest.run(
             ["ingest", "receipts", "--database-url", test.conninfo, path], environment: ["IAP_AUDIT_LOCK_TIMEOUT": "1"],

@@ -5,6 +5,13 @@ import Testing
 
 /// The report site on the shipped example data over a real PostgreSQL: every link of every page finds its target,
 /// every flagged subject has a page, and hostile subjects stay escaped and out of file names.
+/// Counting substrings, as the report tests do.
+enum ReportFixturesForSite {
+    static func count(_ needle: String, in haystack: String) -> Int {
+        haystack.components(separatedBy: needle).count - 1
+    }
+}
+
 @Suite(.serialized) struct ReportSiteTests {
     static var examples: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -82,19 +89,37 @@ import Testing
         let flags = try String(contentsOfFile: out + "/flags.html", encoding: .utf8)
         #expect(flags.contains("<code>account "))
         #expect(flags.contains("<code>receipt ") && flags.contains(".jsonl:"))
-        #expect(flags.contains("<dl class=\"evidence\">"))
         #expect(!flags.contains("{&quot;"))
         #expect(flags.contains("<svg"))
+        // The queue: one line per flag, each leading to the flag's own page with the whole evidence, and views by
+        // severity and by rule.
+        let flagIDs = try test.connection.query("SELECT id FROM flags_open").rows.compactMap { $0[0] }
+        for id in flagIDs {
+            #expect(pages.contains("flags/flag-\(id).html"), "no page for flag \(id)")
+        }
+        let flagPage = try String(contentsOfFile: out + "/flags/flag-\(flagIDs[0]).html", encoding: .utf8)
+        #expect(flagPage.contains("<dl class=\"evidence\">"))
+        #expect(pages.contains("flags/severity-high.html") && pages.contains("flags/rule-forged-signature.html"))
+        // The report pages link the store accounts and transactions that have pages of their own.
+        let storeAccounts = try String(contentsOfFile: out + "/store-accounts.html", encoding: .utf8)
+        #expect(storeAccounts.contains("<a href=\"subjects/store-account-"))
+        #expect(ReportFixturesForSite.count("<tr>", in: flags) == flagIDs.count + 1)
         for page in pages {
             let html = try String(contentsOfFile: out + "/" + page, encoding: .utf8)
             #expect(!html.contains("<script"), "\(page)")
+            // No page is a dead end: each leads back to the index, directly or from the subjects and flags folders.
+            if page != "index.html" {
+                #expect(
+                    html.contains("href=\"index.html\"") || html.contains("href=\"../index.html\""),
+                    "\(page) has no way back to the index")
+            }
         }
         // The index tells the run's story from its record.
         let runID = try test.connection.query("SELECT max(id) FROM pipeline_run").int(0, 0) ?? -1
         #expect(index.contains("<h2>Run \(runID)</h2>"))
         #expect(index.contains("<code class=\"name\">invalid-json</code>"))
         #expect(index.contains("<code class=\"name\">missing-in-report</code>"))
-        #expect(index.contains("<td>ingest receipts</td>"))
+        #expect(index.contains("<td data-label=\"Stage\">ingest receipts</td>"))
         #expect(index.contains("<code class=\"name\">many-store-accounts</code>"))
 
         // A second run lists the first under the runs before it, and `report --all`'s entry point rewrites the site.
@@ -121,7 +146,7 @@ import Testing
             #expect(after[name]?.inode == file.inode, "\(name) was rewritten with the same bytes")
         }
         let second = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
-        #expect(second.contains("<td class=\"num\">\(runID)</td>"))
+        #expect(second.contains("<td class=\"num\" data-label=\"Run\">\(runID)</td>"))
         let again = test.directory.appendingPathComponent("again").path
         let written = try test.workspace.writeAllReports(to: again, formats: [.html])
         #expect(written.first == again + "/index.html")

@@ -1,0 +1,237 @@
+internal import Foundation
+
+/// The flags queue: `flags.html` lists every open flag one line each, most severe first, paged; `flags/` holds the
+/// same queue cut by severity and by rule, and a page per flag with its whole evidence (docs/reports.md).
+///
+/// Pre-rendered views rather than a script: the pages keep their policy of running nothing, work from a file
+/// share or a mail attachment, and a view is one click like a filter would be.
+extension ReportSite {
+    /// The most flags one page of the queue lists; the rest follow on further pages.
+    static let flagsPerPage = 200
+
+    /// The folder, inside the output directory, of the flag pages and the queue's views.
+    static let flagsFolder = "flags"
+
+    /// The severities, most severe first.
+    static let severities = ["high", "warning", "info"]
+
+    /// One cut of the queue: all flags, one severity or one rule.
+    struct FlagView {
+        /// The file name under `flags/` without `.html`; nil for the whole queue (`flags.html`).
+        var stem: String?
+        var title: String
+        var rows: [[String?]]
+
+        /// The path, from the output directory, of page `number` (1-based).
+        func path(page number: Int) -> String {
+            switch (stem, number) {
+            case (nil, 1): "flags.html"
+            case (nil, _): "\(ReportSite.flagsFolder)/all-\(number).html"
+            case (let stem?, 1): "\(ReportSite.flagsFolder)/\(stem).html"
+            case (let stem?, _): "\(ReportSite.flagsFolder)/\(stem)-\(number).html"
+            }
+        }
+    }
+
+    /// The path of flag `id`'s page, from the output directory.
+    static func flagPath(_ id: String) -> String {
+        "\(flagsFolder)/flag-\(SubjectPages.fileSafe(id)).html"
+    }
+
+    static func severityPath(_ severity: String) -> String {
+        "\(flagsFolder)/severity-\(SubjectPages.fileSafe(severity)).html"
+    }
+
+    static func rulePath(_ rule: String) -> String {
+        "\(flagsFolder)/rule-\(SubjectPages.fileSafe(rule)).html"
+    }
+
+    /// `path` (from the output directory) as a link from a page at `from` (also from the output directory).
+    static func link(_ path: String, from: String) -> String {
+        guard from.hasPrefix(flagsFolder + "/") else { return path }
+        return path.hasPrefix(flagsFolder + "/") ? String(path.dropFirst(flagsFolder.count + 1)) : "../" + path
+    }
+
+    /// Every page of the queue, its views and its flags, with the path each is saved under.
+    func flagPages(
+        _ flags: [[String?]], pages: SubjectPages, files: Set<String>
+    ) throws -> [(path: String, page: SitePage)] {
+        let definition = try ReportRunner.definition(named: "flags")
+        let chartTable = try ReportRunner(connection: connection)
+            .run(definition, parameters: window > 0 ? ["window": "\(window)"] : [:])
+        let title = window > 0 ? "Open fraud flags (last \(window) days)" : "Open fraud flags"
+        var views = [FlagView(stem: nil, title: title, rows: flags)]
+        let severities = Self.severities.filter { severity in flags.contains { $0[2] == severity } }
+        for severity in severities {
+            views.append(
+                FlagView(
+                    stem: "severity-\(SubjectPages.fileSafe(severity))", title: "\(title): severity \(severity)",
+                    rows: flags.filter { $0[2] == severity }))
+        }
+        let rules = Set(flags.compactMap { $0[1] }).sorted()
+        // Counted once: every page of every view shows them.
+        var perSeverity: [String: Int] = [:]
+        var perRule: [String: Int] = [:]
+        for row in flags {
+            perSeverity[row[2] ?? "", default: 0] += 1
+            perRule[row[1] ?? "", default: 0] += 1
+        }
+        for rule in rules {
+            views.append(
+                FlagView(
+                    stem: "rule-\(SubjectPages.fileSafe(rule))", title: "\(title): rule \(rule)",
+                    rows: flags.filter { $0[1] == rule }))
+        }
+
+        var result: [(path: String, page: SitePage)] = []
+        for view in views {
+            let pageCount = max(1, (view.rows.count + Self.flagsPerPage - 1) / Self.flagsPerPage)
+            for number in 1...pageCount {
+                let path = view.path(page: number)
+                let rows = Array(view.rows.dropFirst((number - 1) * Self.flagsPerPage).prefix(Self.flagsPerPage))
+                var page = SitePage(
+                    title: view.title,
+                    description: "Open flags, most severe first: one line each, its subject linked to the subject's "
+                        + "page and its evidence to the flag's own page. docs/fraud-rules.md explains every rule.",
+                    breadcrumbs: view.stem == nil && number == 1
+                        ? [("Run summary", "index.html")]
+                        : [
+                            ("Run summary", Self.link("index.html", from: path)),
+                            ("Open flags", Self.link("flags.html", from: path)),
+                        ])
+                if view.stem == nil, number == 1, let chart = definition.chart, !chartTable.rows.isEmpty {
+                    page.blocks.append(.chart(chartTable, chart))
+                }
+                var count: [SitePage.Cell] = [
+                    .text("\(view.rows.count) open flags\(view.stem == nil ? windowPhrase : "")")
+                ]
+                if files.contains("flags.csv") {
+                    count += [
+                        .text(". Every column, for a spreadsheet: "),
+                        .link("flags.csv", href: Self.link("flags.csv", from: path), isCode: false),
+                    ]
+                }
+                page.blocks.append(.line(count + [.text(".")]))
+                page.blocks.append(
+                    .line(
+                        [.text("By severity: ")]
+                            + separated(
+                                severities.map { severity in
+                                    viewLink(
+                                        "\(severity) (\(perSeverity[severity] ?? 0))",
+                                        to: Self.severityPath(severity), from: path)
+                                })))
+                page.blocks.append(
+                    .line(
+                        [.text("By rule: ")]
+                            + separated(
+                                rules.map { rule in
+                                    viewLink(
+                                        "\(rule) (\(perRule[rule] ?? 0))", to: Self.rulePath(rule),
+                                        from: path)
+                                })))
+                if pageCount > 1 { page.blocks.append(pager(view, page: number, of: pageCount, from: path)) }
+                page.blocks.append(
+                    .table(
+                        columns: ["Severity", "Rule", "Subject", "Last event (UTC)", "Score", "Evidence"],
+                        rows: rows.map { row in
+                            let subject = Subject(kind: row[3] ?? "", key: row[4] ?? "")
+                            let evidence = row[8].flatMap(EvidenceValue.parse)?.summary() ?? row[8] ?? ""
+                            return [
+                                .name(row[2] ?? ""), .name(row[1] ?? ""),
+                                subjectCell(subject, row: row, pages: pages, from: path),
+                                Self.text((row[6] ?? row[5]).map { String($0.prefix(10)) }),
+                                Self.number(row[7]),
+                                .link(
+                                    evidence.isEmpty ? "details" : evidence,
+                                    href: Self.link(Self.flagPath(row[0] ?? ""), from: path), isCode: false),
+                            ]
+                        }))
+                if pageCount > 1 { page.blocks.append(pager(view, page: number, of: pageCount, from: path)) }
+                result.append((path, page))
+            }
+        }
+        for row in flags {
+            let path = Self.flagPath(row[0] ?? "")
+            let subject = Subject(kind: row[3] ?? "", key: row[4] ?? "")
+            let rule = row[1] ?? ""
+            let severity = row[2] ?? ""
+            var page = SitePage(
+                title: "Flag \(row[0] ?? "?"): \(rule)",
+                description: "One open flag and the whole evidence that raised it. docs/fraud-rules.md explains "
+                    + "the rule and its settings.",
+                breadcrumbs: [
+                    ("Run summary", Self.link("index.html", from: path)),
+                    ("Open flags", Self.link("flags.html", from: path)),
+                    (rule, Self.link(Self.rulePath(rule), from: path)),
+                ])
+            page.blocks.append(
+                .facts([
+                    ("Rule", .link(rule, href: Self.link(Self.rulePath(rule), from: path), isCode: true)),
+                    (
+                        "Severity",
+                        .link(severity, href: Self.link(Self.severityPath(severity), from: path), isCode: false)
+                    ),
+                    ("Subject", subjectCell(subject, row: row, pages: pages, from: path)),
+                    ("Window (UTC)", Self.window(row[5], row[6])), ("Score", Self.number(row[7])),
+                ]))
+            page.blocks.append(.heading("Evidence"))
+            page.blocks.append(.facts([("Evidence", Self.evidence(row[8]))]))
+            result.append((path, page))
+        }
+        return result
+    }
+
+    /// `view`'s page links: the previous and next page, and where this one is.
+    private func pager(_ view: FlagView, page number: Int, of count: Int, from path: String) -> SitePage.Block {
+        var cells: [SitePage.Cell] = []
+        if number > 1 {
+            cells += [
+                .link("‹ previous", href: Self.link(view.path(page: number - 1), from: path), isCode: false),
+                .text(" · "),
+            ]
+        }
+        let first = (number - 1) * Self.flagsPerPage + 1
+        cells.append(
+            .text("page \(number) of \(count) (flags \(first)–\(min(number * Self.flagsPerPage, view.rows.count)))"))
+        if number < count {
+            cells += [
+                .text(" · "), .link("next ›", href: Self.link(view.path(page: number + 1), from: path), isCode: false),
+            ]
+        }
+        return .line(cells)
+    }
+
+    /// A file's path as its folder and name (`fraud/planted.jsonl`): the queue's line stays short; the flag's
+    /// page has the whole path in its evidence.
+    static func shortPath(_ path: String) -> String {
+        let parts = path.split(separator: "/")
+        return parts.suffix(2).joined(separator: "/")
+    }
+
+    private func viewLink(_ text: String, to target: String, from path: String) -> SitePage.Cell {
+        target == path ? .text(text) : .link(text, href: Self.link(target, from: path), isCode: false)
+    }
+
+    /// `cells` with " · " between them.
+    private func separated(_ cells: [SitePage.Cell]) -> [SitePage.Cell] {
+        var result: [SitePage.Cell] = []
+        for (index, cell) in cells.enumerated() {
+            if index > 0 { result.append(.text(" · ")) }
+            result.append(cell)
+        }
+        return result
+    }
+
+    /// A flagged subject as it reads: a receipt by its file and line, the others by their kind and id.
+    private func subjectCell(
+        _ subject: Subject, row: [String?], pages: SubjectPages, from path: String
+    ) -> SitePage.Cell {
+        let text =
+            subject.kind == "receipt" && row[9] != nil && row[10] != nil
+            ? "receipt \(Self.shortPath(row[9] ?? "")):\(row[10] ?? "")"
+            : "\(SubjectPages.noun(subject.kind)) \(subject.key)"
+        guard pages.hasPage(subject) else { return .code(text) }
+        return .link(text, href: Self.link(pages.href(subject, from: .root), from: path), isCode: true)
+    }
+}
