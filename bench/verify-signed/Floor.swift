@@ -21,13 +21,11 @@ import Synchronization
     import Darwin
 #endif
 
-/// This process's user and system CPU so far, in seconds.
+/// This process's CPU time so far (all its threads), in seconds.
 func processCPUSeconds() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF, &usage)
-    let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-    let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-    return user + system
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
 func measureFloor(root: String, threads: Int, files: [String]) throws -> Never {
