@@ -1,5 +1,5 @@
 package import AppStoreFormats
-internal import Crypto
+package import Crypto
 internal import Synchronization
 
 /// Verifies Apple's signed data offline (docs/decisions.md, "Signed data"), judging each certificate at the payload's
@@ -47,6 +47,12 @@ package final class SignatureVerifier: Sendable {
     /// the signing date (`expired-at-signed-date`, or `no-signing-date` when the payload has none): the date is the
     /// payload's word, worth nothing until the signature over it holds.
     package func verify(_ jws: CompactJWS) -> VerificationOutcome {
+        verify(jws, signingInputDigest: SHA256.hash(data: jws.signingInput))
+    }
+
+    /// The outcome for `jws`, whose signing input's SHA-256 (what ES256 signs) the caller has computed already, e.g.
+    /// to find the JWS among those it verified before.
+    package func verify(_ jws: CompactJWS, signingInputDigest: SHA256Digest) -> VerificationOutcome {
         guard jws.algorithm == "ES256" else { return .unsupportedAlgorithm }
         let chain: TrustedChain
         switch verdict(for: jws.certificateChain) {
@@ -55,7 +61,7 @@ package final class SignatureVerifier: Sendable {
         }
         guard let key = chain.leafKey?.key, jws.signature.count == 64,
             let signature = try? P256.Signing.ECDSASignature(rawRepresentation: jws.signature),
-            key.isValidSignature(signature, for: jws.signingInput)
+            key.isValidSignature(signature, for: signingInputDigest)
         else { return .badSignature }
         guard let signedDate = jws.signedDate else { return .noSigningDate }
         guard chain.isValid(at: signedDate) else { return .expiredAtSignedDate }

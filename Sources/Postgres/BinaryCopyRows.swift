@@ -28,6 +28,11 @@ package struct BinaryCopyRows {
     /// Bytes rendered so far.
     package var byteCount: Int { bytes.count }
 
+    /// Makes room for `byteCount` bytes of rows, so that filling a chunk does not grow it step by step.
+    package mutating func reserveCapacity(_ byteCount: Int) {
+        bytes.reserveCapacity(byteCount)
+    }
+
     /// Forgets the rows (after they were loaded).
     package mutating func reset() {
         bytes.removeAll(keepingCapacity: true)
@@ -83,7 +88,9 @@ package struct BinaryCopyRows {
     /// A `text` field from UTF-8 bytes (the server checks the encoding; NUL bytes are refused).
     package mutating func text(utf8 value: some Collection<UInt8>) {
         field(length: value.count)
-        bytes.append(contentsOf: value)
+        // One copy of contiguous bytes (a raw record is kilobytes), not the generic element-wise path.
+        let copied: Void? = value.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
+        if copied == nil { bytes.append(contentsOf: value) }
     }
 
     /// A `jsonb` field from the UTF-8 bytes of a JSON text, or NULL: jsonb's binary form is a version byte (1) and then

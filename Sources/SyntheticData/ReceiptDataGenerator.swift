@@ -29,7 +29,7 @@ package struct ReceiptDataGenerator: Sendable {
 
         let dayLength = AppleTime.millisecondsPerDay
         var accounts = simulator.makeAccounts(startMilliseconds: scenario.startDay.epochDay * dayLength)
-        var writer = ReceiptRecordWriter(catalog: catalog)
+        var writer = ReceiptRecordWriter(catalog: catalog, receiptDataLength: scenario.receiptDataLength)
         var ledger = ManifestLedger()
         let fileExtension = compress ? "jsonl.gz" : "jsonl"
         // Now and then the recorder stored Apple's response alone, losing the account (the first record always, so

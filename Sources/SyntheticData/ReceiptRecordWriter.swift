@@ -33,8 +33,13 @@ struct ReceiptRecordWriter {
         "2014-13-45 07:00:00 Etc/GMT", "2014-02-30 25:61:00 Etc/GMT", "0000-00-00 00:00:00 Etc/GMT",
     ]
 
-    init(catalog: SyntheticCatalog) {
+    /// With a `receiptDataLength`: the part every receipt's blob repeats, and how many random characters follow it.
+    private let sharedReceiptData: [UInt8]
+    private let receiptDataTail: ClosedRange<Int>
+
+    init(catalog: SyntheticCatalog, receiptDataLength: Int? = nil) {
         self.catalog = catalog
+        (sharedReceiptData, receiptDataTail) = Self.realSizedReceiptData(length: receiptDataLength)
     }
 
     /// Whether a plan's response lists at least one transaction entry (an invalid date needs one to break).
@@ -419,11 +424,27 @@ struct ReceiptRecordWriter {
     private static let base64Alphabet: [UInt8] = Array(
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
-    /// A quoted base64 string of 96–240 characters after `prefix`: random content in a receipt's outward shape.
+    /// The make-up of a real-sized receipt blob of about `length` characters: three quarters the same in every
+    /// receipt (a PKCS #7 receipt is mostly Apple's certificate chain, which is why real receipt files compress to a
+    /// quarter), then a random tail of a fifth to a third of `length` (the signed payload and signature). Without a
+    /// length, no shared part and the short stand-ins' 96–240 characters.
+    private static func realSizedReceiptData(length: Int?) -> (shared: [UInt8], tail: ClosedRange<Int>) {
+        guard let length else { return ([], 96...240) }
+        var rng = SeededGenerator(seed: 0x5043_4B53_3720)  // fixed: the same "chain" whatever the scenario's seed
+        let shared = (0..<(length * 3 / 4)).map { _ in base64Alphabet[rng.nextInt(below: 64)] }
+        return (shared, (length / 5)...(length / 3))
+    }
+
+    /// A quoted base64 string after `prefix`: random content in a receipt's outward shape, as long as
+    /// `realSizedReceiptData` says.
     private mutating func fakeBase64(prefix: StaticString, rng: inout SeededGenerator) {
         json.rawByte(UInt8(ascii: "\""))
         json.raw(prefix)
-        let count = rng.nextInt(in: 24...60) * 4
+        for character in sharedReceiptData {
+            if character == UInt8(ascii: "/") && json.escapesSlashes { json.rawByte(UInt8(ascii: "\\")) }
+            json.rawByte(character)
+        }
+        let count = rng.nextInt(in: (receiptDataTail.lowerBound / 4)...(receiptDataTail.upperBound / 4)) * 4
         var bits: UInt64 = 0
         for index in 0..<count {
             if index % 10 == 0 { bits = rng.next() }

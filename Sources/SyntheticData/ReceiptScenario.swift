@@ -28,6 +28,10 @@ package struct ReceiptScenario: Sendable, Equatable, Codable {
     package var badRecordRate: Double
     /// Receipt files per day (`part-0001` …), each written and closed before the next starts.
     package var filesPerDay: Int
+    /// About how many base64 characters an iOS 7 receipt's `receipt_data` has; nil writes the short stand-ins
+    /// (96–240 characters). Real PKCS #7 receipts are several kilobytes, most of it the certificate chain every
+    /// receipt of an app repeats: so is this blob (`ReceiptRecordWriter.realSizedReceiptData`).
+    package var receiptDataLength: Int?
 
     /// Creates a scenario; the defaults describe a week of moderate traffic.
     package init(
@@ -104,6 +108,7 @@ package struct ReceiptScenario: Sendable, Equatable, Codable {
         case errorStatusRate = "error_status_rate"
         case badRecordRate = "bad_record_rate"
         case filesPerDay = "files_per_day"
+        case receiptDataLength = "receipt_data_length"
     }
 
     /// Why the scenario cannot be generated, or nil when it can.
@@ -124,6 +129,9 @@ package struct ReceiptScenario: Sendable, Equatable, Codable {
         if accounts < 1 || accounts > 100_000_000 { return "accounts must be between 1 and 100000000, not \(accounts)" }
         if targetEntries < 0 { return "targetEntries must not be negative" }
         if filesPerDay < 1 || filesPerDay > 9_999 { return "filesPerDay must be between 1 and 9999" }
+        if let receiptDataLength, receiptDataLength < 256 || receiptDataLength > 1 << 20 {
+            return "receiptDataLength must be between 256 and 1048576, not \(receiptDataLength)"
+        }
         return nil
     }
 }

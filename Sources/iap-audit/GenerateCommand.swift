@@ -47,10 +47,20 @@ struct GenerateCommand: ParsableCommand {
             help: "With --with-storekit2: how many StoreKit 2 accounts to simulate (default 24; benchmarks use more).")
         var storeKit2Accounts: Int?
 
+        @Option(
+            name: .customLong("receipt-data-length"),
+            help: """
+                Real-sized receipt blobs: about this many base64 characters of receipt_data each (real iOS 7 \
+                receipts have thousands), most of them the same in every receipt, as a receipt's certificate chain \
+                is (default: 96-240 random characters).
+                """)
+        var receiptDataLength: Int?
+
         func run() throws {
             try SyntheticDataSet.write(
                 to: out, entries: entries, seed: seed, compress: !plain, withFraud: withFraud, withSales: withSales,
-                withStoreKit2: withStoreKit2, storeKit2Accounts: storeKit2Accounts
+                withStoreKit2: withStoreKit2, storeKit2Accounts: storeKit2Accounts,
+                receiptDataLength: receiptDataLength
             ) { print($0) }
         }
     }

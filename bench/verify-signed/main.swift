@@ -1,6 +1,7 @@
 // Verification throughput of signed data (a tool, not a test: tests are never timed). Build with -c release:
 //
 //   verify-signed JWS_FILE [RECORDS] [THREADS]
+//   verify-signed --floor ROOT THREADS FILE…   (the verification floor of an ingest of FILE…: Floor.swift)
 //
 // Parses the compact JWS in JWS_FILE (the file itself, or a V2 body's "signedPayload") once, then verifies it
 // RECORDS times (default 200000) through one shared SignatureVerifier on THREADS threads (default 1): the cached
@@ -13,12 +14,21 @@ import Foundation
 import Synchronization
 
 let arguments = CommandLine.arguments
+if arguments.count >= 5, arguments[1] == "--floor", let threads = Int(arguments[3]), threads >= 1 {
+    do {
+        try measureFloor(root: arguments[2], threads: threads, files: Array(arguments[4...]))
+    } catch {
+        FileHandle.standardError.write(Data("verify-signed: \(error)\n".utf8))
+        exit(65)
+    }
+}
 guard arguments.count >= 2, arguments.count <= 4,
     let records = arguments.count > 2 ? Int(arguments[2]) : 200_000,
     let threads = arguments.count > 3 ? Int(arguments[3]) : 1, records >= 100, threads >= 1,
     let contents = FileManager.default.contents(atPath: arguments[1])
 else {
-    FileHandle.standardError.write(Data("usage: verify-signed JWS_FILE [RECORDS >= 100] [THREADS]\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: verify-signed JWS_FILE [RECORDS >= 100] [THREADS] | --floor ROOT THREADS FILE…\n".utf8))
     exit(64)
 }
 

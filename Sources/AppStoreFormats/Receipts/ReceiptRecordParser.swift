@@ -178,7 +178,7 @@ package struct ReceiptRecordParser: Sendable {
             receipt.recordedAt = instant
         }
         if let data = try envelope.string("receipt_data", limit: .max) {
-            receipt.receiptDataSHA256 = ContentHash.sha256(Array(data.utf8))
+            receipt.receiptDataSHA256 = ContentHash.sha256(data.utf8)
         }
     }
 

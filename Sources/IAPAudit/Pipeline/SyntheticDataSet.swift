@@ -5,13 +5,16 @@ package enum SyntheticDataSet {
     /// Writes a catalog, receipts and a manifest to `directory` (plus planted fraud patterns and sales reports when
     /// asked), handing `report` one summary line per part as soon as it is written.
     ///
-    /// `entries` 0 means the small example preset; the same `seed` writes the same bytes.
+    /// `entries` 0 means the small example preset; the same `seed` writes the same bytes. `receiptDataLength` makes
+    /// receipt blobs real-sized (see `ReceiptScenario.receiptDataLength`).
     package static func write(
         to directory: String, entries: Int, seed: UInt64?, compress: Bool, withFraud: Bool, withSales: Bool,
-        withStoreKit2: Bool = false, storeKit2Accounts: Int? = nil, report: (String) -> Void
+        withStoreKit2: Bool = false, storeKit2Accounts: Int? = nil, receiptDataLength: Int? = nil,
+        report: (String) -> Void
     ) throws {
         var scenario = entries > 0 ? ReceiptScenario.benchmark(entries: entries) : ReceiptScenario.small
         if let seed { scenario.seed = seed }
+        scenario.receiptDataLength = receiptDataLength
         let manifest = try ReceiptDataGenerator(scenario: scenario).write(to: directory, compress: compress)
         if withFraud {
             let fraud = try FraudPatternWriter().write(to: directory)

@@ -16,7 +16,8 @@ package struct ReceiptIngest {
 
     private let connection: Connection
     private let parser: ReceiptRecordParser
-    private let verifier: SignatureVerifier
+    /// Judges signed data, each distinct JWS once per ingest.
+    private let signatures: VerifiedSignatures
     private let runID: Int64?
     private let maxRecordLength: Int
     private let logger: Logger
@@ -39,7 +40,7 @@ package struct ReceiptIngest {
     ) {
         self.connection = connection
         self.parser = ReceiptRecordParser(hasher: hasher)
-        self.verifier = verifier
+        self.signatures = VerifiedSignatures(verifier: verifier)
         self.runID = runID
         self.maxRecordLength = maxRecordLength
         self.logger = logger
@@ -148,7 +149,7 @@ package struct ReceiptIngest {
         }
         let fileID = try InputFileRecord.reserveID(on: connection)
         let batch = ReceiptBatch(
-            reader: reader, parser: parser, verifier: verifier, fileID: fileID, path: path, runID: runID,
+            reader: reader, parser: parser, signatures: signatures, fileID: fileID, path: path, runID: runID,
             logger: logger)
         batch.isStillBeingWritten = !isSettled
         return PreparedReceiptFile(record: record, fileID: fileID, isJSONLines: format == .jsonLines, batch: batch)

@@ -85,9 +85,10 @@ enum ReceiptRows {
     }
 
     /// One `receipt` row, in binary COPY format (the raw record is most of the bytes a run loads; binary spares the
-    /// server from scanning it for escapes).
+    /// server from scanning it for escapes), with the record's `recordKey(_:)`.
     static func appendReceipt(
-        _ receipt: RecordedReceipt, fileID: Int64, recordNumber: Int, line: Int, to rows: inout BinaryCopyRows
+        _ receipt: RecordedReceipt, recordKey: Int, fileID: Int64, recordNumber: Int, line: Int,
+        to rows: inout BinaryCopyRows
     ) {
         rows.beginRow(fieldCount: 31)
         rows.int64(receiptID(fileID: fileID, recordNumber: recordNumber))
@@ -119,7 +120,7 @@ enum ReceiptRows {
         rows.text(receipt.notificationType)
         rows.int32(receipt.transactions.count)
         rows.text(utf8: receipt.storedRecord)
-        rows.int64(recordKey(receipt))
+        rows.int64(recordKey)
         rows.jsonb(utf8: dateDisagreements(receipt))
         rows.endRow()
     }
@@ -171,9 +172,9 @@ enum ReceiptRows {
     static func recordKey(_ receipt: RecordedReceipt) -> Int {
         var hash = ContentHash.Stream()
         receipt.storedRecord.withUnsafeBytes { hash.update($0) }
-        var separatorAndAccount: [UInt8] = [0]
-        separatorAndAccount += Array((receipt.accountKey ?? "").utf8)
-        separatorAndAccount.withUnsafeBytes { hash.update($0) }
+        withUnsafeBytes(of: UInt8(0)) { hash.update($0) }
+        var account = receipt.accountKey ?? ""
+        account.withUTF8 { hash.update(UnsafeRawBufferPointer($0)) }
         return hash.finalize().prefix(8).reduce(0) { $0 << 8 | Int($1) }
     }
 
