@@ -28,8 +28,8 @@ package enum IngestRendering {
         let format = ReceiptFileFormat(fileName: path) ?? .jsonLines
         let reader = try ReceiptFileReader(path: path, format: format, maxRecordLength: 1 << 20)
         let batch = ReceiptBatch(
-            reader: reader, parser: parser, verifier: verifier, fileID: fileID, path: path, runID: Int64.max,
-            logger: logger)
+            reader: reader, parser: parser, signatures: VerifiedSignatures(verifier: verifier), fileID: fileID,
+            path: path, runID: Int64.max, logger: logger)
         var outcome = Outcome()
         while !batch.isDone {
             var chunk = ParsedChunk()
