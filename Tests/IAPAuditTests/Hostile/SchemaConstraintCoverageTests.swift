@@ -52,7 +52,9 @@ struct SchemaConstraintCoverageTests {
         "store_account": "detection's clusters", "store_account_member": "detection's clusters",
         "store_account_recorded": "detection's clusters", "store_account_merge": "detection's clusters",
         "store_account_file": "detection's own", "store_account_app_transaction": "detection's clusters",
-        "account_purchase": "copies of stored purchase values", "receipt_summary": "copies of stored receipt values",
+        "account_purchase": "copies of stored purchase values",
+        "purchase_state": "copies of staged purchase values (refund, revocation, upgrade), checked as purchase's",
+        "receipt_summary": "copies of stored receipt values",
         "reconciliation_line": "reconciliation's output", "reconcile_file": "reconciliation's own",
         "reconcile_recorded_day": "reconciliation's own", "reconcile_state": "reconciliation's own",
     ]
@@ -169,8 +171,9 @@ struct SchemaConstraintCoverageTests {
         "purchase index purchase_id_idx (id)": .pipeline("a sequence"),
         "purchase index purchase_pkey (environment)": .pipeline("Production or Sandbox, from the receipt"),
         "purchase.environment not null": .pipeline("Production or Sandbox, from the receipt"),
-        // Covered once issue-29 lands; the lead removes this exclusion at merge.
-        "purchase purchase_environment_check": .pipeline("excluded until issue 29 lands"),
+        "purchase purchase_environment_check": .pipeline(
+            "only Production and Sandbox become purchases; a record of any other environment is kept and never a "
+                + "purchase (SigningDateAndEnvironmentTests sends Xcode, LocalTesting and sandbox through the binary)"),
         "purchase.signed_date timestamp with time zone": .record(
             .signed(["signedDate": "-62167219200000"]), reason: "invalid-date"),
         "purchase.revocation_date timestamp with time zone": .record(
