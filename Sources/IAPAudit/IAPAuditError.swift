@@ -1,3 +1,4 @@
+package import AppleAPI
 internal import EmbeddedPostgres
 internal import Foundation
 package import Postgres
@@ -32,6 +33,9 @@ package enum IAPAuditError: Error, Sendable, CustomStringConvertible {
     case embeddedServer(String)
     /// A disk is full or failing: the database server's, or the one reports and metrics are written to.
     case storage(String)
+    /// Fetching from Apple failed (docs/fetching.md): a key Apple refused (77), a key file or URL that cannot be used
+    /// (78), or Apple not answering within the retry bound (76).
+    case apple(AppleAPIError)
 
     /// `error` as an `IAPAuditError`: itself, a wrapped `PostgresError` or embedded-server error; nil for others.
     package static func wrapping(_ error: any Error) -> IAPAuditError? {
@@ -40,6 +44,7 @@ package enum IAPAuditError: Error, Sendable, CustomStringConvertible {
         case let error as PostgresError where error.isStorageFailure: .storage("the database server: \(error.summary)")
         case let error as PostgresError: .postgres(error)
         case let error as EmbeddedServerError: .embeddedServer(error.description)
+        case let error as AppleAPIError: .apple(error)
         default: storageFailure(error).map { .storage($0) }
         }
     }
@@ -74,6 +79,12 @@ package enum IAPAuditError: Error, Sendable, CustomStringConvertible {
         case .postgres(let inner): inner.isUnavailable ? 69 : 70
         case .embeddedServer: 69
         case .storage: 74  // EX_IOERR
+        case .apple(let error):
+            switch error {
+            case .unauthorized, .forbidden: 77  // EX_NOPERM
+            case .key, .insecureURL: 78  // EX_CONFIG
+            default: 76  // EX_PROTOCOL
+            }
         }
     }
 
@@ -102,6 +113,7 @@ package enum IAPAuditError: Error, Sendable, CustomStringConvertible {
         case .postgres(let error): error.isUnavailable ? "database unavailable: \(error)" : "\(error)"
         case .embeddedServer(let message): "embedded database: \(message)"
         case .storage(let message): "I/O error (is a disk full?): \(message)"
+        case .apple(let error): "fetch: \(error)"
         }
     }
 }

@@ -38,6 +38,8 @@ package struct RunConfiguration: Sendable, Equatable {
     package var logLevel = "info"
     /// `[detection.<rule>]` thresholds and windows (docs/fraud-rules.md's defaults where the file is silent).
     package var detection = DetectionSettings()
+    /// `[apple.connect]`, `[apple.server]`, `[apple]`: what `fetch` asks Apple for (docs/fetching.md).
+    package var apple = AppleConfiguration()
     /// Where each key's value came from.
     package var sources: [String: Source] = [:]
 
@@ -72,6 +74,10 @@ package struct RunConfiguration: Sendable, Equatable {
             if key.hasPrefix("detection.") {
                 try readDetectionSetting(
                     key, entry, defaults: detectionDefaults, into: &detectionOverrides, path: path)
+                configuration.sources[key] = .file
+                continue
+            }
+            if try configuration.apple.read(key: key, value: entry.value, path: path, line: entry.line) {
                 configuration.sources[key] = .file
                 continue
             }
@@ -214,6 +220,7 @@ package struct RunConfiguration: Sendable, Equatable {
         }
         set("reconciliation.time_zone", "IAP_AUDIT_TIME_ZONE") { timeZone = $0 }
         set("privacy.pepper_file", "IAP_AUDIT_PEPPER_FILE") { pepperFile = $0 }
+        for key in apple.applyEnvironment(environment) { sources[key] = .environment }
     }
 
     /// The effective settings, one `key = value  # source` line each, secrets masked.
@@ -237,6 +244,7 @@ package struct RunConfiguration: Sendable, Equatable {
         line("verification.trusted_roots", list(trustedRoots))
         line("logging.format", quoted(logFormat))
         line("logging.level", quoted(logLevel))
+        lines += apple.effectiveLines { (sources[$0] ?? .defaultValue).rawValue }
         if let text = try? detection.jsonText() {
             lines.append(
                 "detection = \(text)  # \(sources.keys.contains { $0.hasPrefix("detection.") } ? "file" : "default")")
@@ -268,5 +276,6 @@ package struct RunConfiguration: Sendable, Equatable {
         if sources["output.directory"] == .file { outputDirectory = resolve(outputDirectory) }
         pepperFile = pepperFile.map(resolve)
         trustedRoots = trustedRoots.map(resolve)
+        apple.resolvePaths(relativeTo: base)
     }
 }
