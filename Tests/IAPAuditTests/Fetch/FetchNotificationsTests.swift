@@ -114,7 +114,7 @@ import Testing
         let report = try BinaryUnderTest.run(
             ["report", "notification-completeness", "--database-url", test.conninfo, "--format", "csv"])
         #expect(report.status == 0, "\(report.stderr)")
-        let lines = report.stdout.split(separator: "\n").map(String.init)
+        let lines = report.stdout.split(whereSeparator: \.isNewline).map(String.init)
         #expect(lines.count == 2, "\(report.stdout)")
         let row = lines.last ?? ""
         #expect(row.contains("ONE_TIME_CHARGE,5,2,1,2,"), "\(row)")
