@@ -43,7 +43,8 @@ public struct AppStoreServerClient: Sendable {
             "/inApps/v1/notifications/history", query: paginationToken.map { [("paginationToken", $0)] } ?? [],
             json: Array(json))
         guard response.status == 200 else {
-            let code = (try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])?["errorCode"] as? Int
+            let code =
+                (try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])?["errorCode"] as? Int
             if response.status == 400, let code, code == 4000014 || code == 4000017 {
                 throw PaginationTokenRefused(code: code)
             }
@@ -61,7 +62,8 @@ public struct AppStoreServerClient: Sendable {
             throw AppleAPIError.malformedResponse(
                 request: "notification history", problem: "says it has more but gives no new pagination token")
         }
-        return NotificationHistoryPage(body: response.body, hasMore: hasMore, paginationToken: token, count: items.count)
+        return NotificationHistoryPage(
+            body: response.body, hasMore: hasMore, paginationToken: token, count: items.count)
     }
 }
 
@@ -90,7 +92,8 @@ extension AppStoreServerClient {
     /// know the transaction (404, e.g. it belongs to another app).
     public func history(_ kind: HistoryKind, transactionID: String, revision: String?) async throws -> HistoryPage? {
         guard !transactionID.isEmpty, transactionID.allSatisfy({ $0.isNumber }) else {
-            throw AppleAPIError.malformedResponse(request: "\(kind.rawValue) history", problem: "names no transaction id")
+            throw AppleAPIError.malformedResponse(
+                request: "\(kind.rawValue) history", problem: "names no transaction id")
         }
         var query: [(String, String)] = []
         if let revision { query.append(("revision", revision)) }
@@ -112,7 +115,8 @@ extension AppStoreServerClient {
         let hasMore = object["hasMore"] as? Bool ?? false
         if hasMore && (revisionOut == nil || revisionOut == revision) {
             throw AppleAPIError.malformedResponse(
-                request: "\(kind.rawValue) history of \(transactionID)", problem: "says it has more but gives no new revision")
+                request: "\(kind.rawValue) history of \(transactionID)",
+                problem: "says it has more but gives no new revision")
         }
         return HistoryPage(body: response.body, revision: revisionOut, hasMore: hasMore, count: transactions.count)
     }

@@ -29,7 +29,8 @@ public enum AppleAPIError: Error, Sendable, CustomStringConvertible {
         case .retriesExhausted(let request, let attempts, let seconds, let last):
             "Apple kept refusing \(request): \(attempts) attempts over \(seconds) s, last \(last); the retry bound is "
                 + "spent (raise [apple] retry_seconds, or run again later)"
-        case .unexpectedStatus(let request, let status, let detail): "Apple answered \(request) with \(status): \(detail)"
+        case .unexpectedStatus(let request, let status, let detail):
+            "Apple answered \(request) with \(status): \(detail)"
         case .malformedResponse(let request, let problem): "Apple's answer to \(request) \(problem)"
         }
     }

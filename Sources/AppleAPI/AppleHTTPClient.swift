@@ -74,7 +74,9 @@ public final class AppleHTTPClient: Sendable {
         let url = baseURL + path + Self.queryString(query)
         // A pagination token is a cursor into Apple's data, not a secret, but it is long: named, not shown.
         let shownQuery = query.map { $0.0 == "paginationToken" ? ($0.0, "…") : $0 }
-        let name = "\(method) \(path)" + (shownQuery.isEmpty ? "" : " (" + shownQuery.map { "\($0.0)=\($0.1)" }.joined(separator: ", ") + ")")
+        let name =
+            "\(method) \(path)"
+            + (shownQuery.isEmpty ? "" : " (" + shownQuery.map { "\($0.0)=\($0.1)" }.joined(separator: ", ") + ")")
         var attempt = 0
         var waited = 0.0
         while true {
@@ -92,8 +94,12 @@ public final class AppleHTTPClient: Sendable {
                     $0.networkSeconds += Self.seconds(since: started)
                 }
                 switch response.status {
-                case 401: throw AppleAPIError.unauthorized(api: service, key: tokens.keyDescription, detail: response.errorDetail)
-                case 403: throw AppleAPIError.forbidden(api: service, key: tokens.keyDescription, detail: response.errorDetail)
+                case 401:
+                    throw AppleAPIError.unauthorized(
+                        api: service, key: tokens.keyDescription, detail: response.errorDetail)
+                case 403:
+                    throw AppleAPIError.forbidden(
+                        api: service, key: tokens.keyDescription, detail: response.errorDetail)
                 case 429, 500, 502, 503, 504:
                     if response.status == 429 { counters.withLock { $0.rateLimited += 1 } }
                     retryAfter = RetryPolicy.retryAfterSeconds(response.headers["retry-after"])

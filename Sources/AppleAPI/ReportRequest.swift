@@ -44,7 +44,8 @@ public struct AppStoreConnectClient: Sendable {
     /// Downloads one report. A 404 is an answer, not an error: Apple says "no sales" for a day nothing was sold and
     /// "not available yet" for a day it has not published.
     public func fetch(_ request: ReportRequest) async throws -> ReportAnswer {
-        let response = try await http.get(request.endpoint.rawValue, query: request.filters.map { ("filter[\($0.0)]", $0.1) })
+        let response = try await http.get(
+            request.endpoint.rawValue, query: request.filters.map { ("filter[\($0.0)]", $0.1) })
         switch response.status {
         case 200:
             guard response.body.count >= 2, response.body[0] == 0x1f, response.body[1] == 0x8b else {

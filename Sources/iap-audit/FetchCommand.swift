@@ -96,7 +96,8 @@ struct FetchCommand: ParsableCommand {
                     let text = String(data: data, encoding: .utf8)
                 else { throw ValidationError("cannot read \(fromFile)") }
                 for line in text.split(whereSeparator: \.isNewline) {
-                    let id = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first
+                    let id =
+                        line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first
                         .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
                     guard !id.isEmpty else { continue }
                     guard id.allSatisfy(\.isNumber) else {
@@ -156,7 +157,8 @@ struct FetchOptions: ParsableArguments {
             let workspace = try Workspace(settings: settings, logger: logger)
             workspace.onProgress = TerminalProgress.handler(
                 logFormat: global.logFormat ?? LogFormat(rawValue: configuration.logFormat) ?? .plain)
-            let summary = try part == .history ? workspace.fetchHistory(plan, stop: stop) : workspace.fetch(plan, stop: stop)
+            let summary =
+                try part == .history ? workspace.fetchHistory(plan, stop: stop) : workspace.fetch(plan, stop: stop)
             FetchPrinter.print(summary, spool: plan.spool)
             return summary.exitCode
         }
@@ -193,17 +195,20 @@ enum FetchPrinter {
         }
         if let notifications = summary.notifications {
             if summary.isDryRun {
-                Swift.print("dry run: would ask Apple for \(notifications.pendingWindows) windows of notification history")
+                Swift.print(
+                    "dry run: would ask Apple for \(notifications.pendingWindows) windows of notification history")
             } else {
                 Swift.print(
                     "notifications: \(notifications.notifications) in \(notifications.pages) pages over "
                         + "\(notifications.windows) windows, \(notifications.undelivered) Apple never delivered"
-                        + (notifications.repeatedPages > 0 ? ", \(notifications.repeatedPages) repeated pages skipped" : "")
+                        + (notifications.repeatedPages > 0
+                            ? ", \(notifications.repeatedPages) repeated pages skipped" : "")
                         + (notifications.restartedWindows > 0
                             ? ", \(notifications.restartedWindows) windows restarted (pagination token refused)" : "")
                         + (notifications.expiredWindows > 0
                             ? ", \(notifications.expiredWindows) unfinished windows older than Apple keeps" : "")
-                        + (notifications.pendingWindows > 0 ? ", \(notifications.pendingWindows) windows not finished" : ""))
+                        + (notifications.pendingWindows > 0
+                            ? ", \(notifications.pendingWindows) windows not finished" : ""))
             }
         }
         if let history = summary.history {
@@ -212,7 +217,8 @@ enum FetchPrinter {
                     ? "dry run: would ask Apple for the history of \(history.transactionsAsked) transactions"
                     : "history: \(history.transactionsAsked) transactions asked, \(history.pages) pages stored, "
                         + "\(history.transactions) signed transactions, \(history.refunds) refunded"
-                        + (history.unknown.isEmpty ? "" : "; unknown to Apple: " + history.unknown.joined(separator: ", ")))
+                        + (history.unknown.isEmpty
+                            ? "" : "; unknown to Apple: " + history.unknown.joined(separator: ", ")))
         }
         if !summary.notPublished.isEmpty {
             let shown = summary.notPublished.sorted().prefix(5).joined(separator: ", ")
@@ -222,7 +228,8 @@ enum FetchPrinter {
             Swift.print(
                 "requests: \(summary.requests) (\(summary.retries) retries, \(summary.rateLimited) rate-limited), "
                     + "\(bytes(summary.bytes)), "
-                    + String(format: "%.1f s on the network, %.1f s backing off, %.1f s in all", summary.networkSeconds,
+                    + String(
+                        format: "%.1f s on the network, %.1f s backing off, %.1f s in all", summary.networkSeconds,
                         summary.backoffSeconds, summary.seconds))
         }
         if let failure = summary.failure {

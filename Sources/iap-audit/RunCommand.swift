@@ -93,7 +93,8 @@ struct RunCommand: ParsableCommand {
                     plan.reportFormats = configuration.reportFormats
                     plan.reportWindow = configuration.reportWindow
                     if configuration.apple.isConfigured && !noFetch {
-                        plan.fetch = try FetchPlan(configuration.apple, environment: ProcessInfo.processInfo.environment)
+                        plan.fetch = try FetchPlan(
+                            configuration.apple, environment: ProcessInfo.processInfo.environment)
                     }
                 }
                 plan.reports = reports.isEmpty ? configuration.reports : reports

@@ -1,5 +1,5 @@
-internal import Synchronization
 internal import Foundation
+internal import Synchronization
 
 /// `GET /inApps/v2/history/{transactionId}` and `GET /inApps/v2/refund/lookup/{transactionId}` as Apple documents
 /// them: the customer's signed transactions of the app the token's `bid` names, 20 a page, oldest first, with a
@@ -32,7 +32,10 @@ extension AppleStandIn {
         let entries = state.withLock { $0.history }.filter {
             $0.bundleID == bundleID && $0.transactionIDs.contains(transactionID) && (!refunds || $0.refunded)
         }
-        guard state.withLock({ $0.history }).contains(where: { $0.bundleID == bundleID && $0.transactionIDs.contains(transactionID) })
+        guard
+            state.withLock({ $0.history }).contains(where: {
+                $0.bundleID == bundleID && $0.transactionIDs.contains(transactionID)
+            })
         else { return .serverError(404, code: 4_040_010, message: "Transaction id not found.") }
         var offset = 0
         if let revision {
@@ -44,7 +47,8 @@ extension AppleStandIn {
         let page = entries.dropFirst(offset).prefix(Self.pageSize)
         let next = offset + page.count
         var object: [String: Any] = [
-            "revision": "r\(next)", "hasMore": next < entries.count, "signedTransactions": page.map(\.signedTransaction),
+            "revision": "r\(next)", "hasMore": next < entries.count,
+            "signedTransactions": page.map(\.signedTransaction),
         ]
         if !refunds {
             object["bundleId"] = bundleID

@@ -1,5 +1,5 @@
-internal import Synchronization
 internal import Foundation
+internal import Synchronization
 
 /// `POST /inApps/v1/notifications/history` as Apple documents it: the request body's `startDate`, `endDate`
 /// (milliseconds) and `onlyFailures`; at most 20 records a page, each `{"signedPayload", "sendAttempts"}`; `hasMore`
@@ -65,7 +65,8 @@ extension AppleStandIn {
         let onlyFailures = object["onlyFailures"] as? Bool ?? false
         let nowMilliseconds = Int64(now.timeIntervalSince1970 * 1000)
         guard start >= nowMilliseconds - Self.historyDays * 86_400_000 else {
-            return .serverError(400, code: 4_000_012, message: "Invalid request. The start date is too far in the past.")
+            return .serverError(
+                400, code: 4_000_012, message: "Invalid request. The start date is too far in the past.")
         }
         guard start < end else {
             return .serverError(400, code: 4_000_013, message: "Invalid request. The start date is after the end date.")
@@ -75,13 +76,17 @@ extension AppleStandIn {
             if let token {
                 guard let cursor = state.cursors[token], cursor.bundleID == bundleID,
                     cursor.body == ["startDate": start, "endDate": end], cursor.onlyFailures == onlyFailures
-                else { return .serverError(400, code: 4_000_014, message: "Invalid request. The pagination token is invalid.") }
+                else {
+                    return .serverError(
+                        400, code: 4_000_014, message: "Invalid request. The pagination token is invalid.")
+                }
                 if state.expireNextToken {
                     state.expireNextToken = false
                     state.cursors[token]?.expired = true
                 }
                 guard state.cursors[token]?.expired != true else {
-                    return .serverError(400, code: 4_000_017, message: "Invalid request. The pagination token is expired.")
+                    return .serverError(
+                        400, code: 4_000_017, message: "Invalid request. The pagination token is expired.")
                 }
                 offset = cursor.offset
                 if state.repeatNextPage {

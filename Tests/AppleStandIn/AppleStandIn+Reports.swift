@@ -1,17 +1,18 @@
-internal import Synchronization
 internal import Foundation
+internal import Synchronization
 
 /// `GET /v1/salesReports` and `GET /v1/financeReports` as Apple's documentation defines them.
 extension AppleStandIn {
     /// The sales report types Apple serves, with the sub-type, frequencies and versions each takes, and the prefix of
     /// its file name.
-    static let salesTypes: [String: (subType: String, frequencies: Set<String>, versions: Set<String>, prefix: String)] =
-        [
-            "SALES": ("SUMMARY", ["DAILY", "WEEKLY", "MONTHLY", "YEARLY"], ["1_0"], "S"),
-            "SUBSCRIPTION": ("SUMMARY", ["DAILY"], ["1_3", "1_4"], "Subscription"),
-            "SUBSCRIPTION_EVENT": ("SUMMARY", ["DAILY"], ["1_3", "1_4"], "Subscription_Event"),
-            "SUBSCRIBER": ("DETAILED", ["DAILY"], ["1_3", "1_4"], "Subscriber"),
-        ]
+    static let salesTypes:
+        [String: (subType: String, frequencies: Set<String>, versions: Set<String>, prefix: String)] =
+            [
+                "SALES": ("SUMMARY", ["DAILY", "WEEKLY", "MONTHLY", "YEARLY"], ["1_0"], "S"),
+                "SUBSCRIPTION": ("SUMMARY", ["DAILY"], ["1_3", "1_4"], "Subscription"),
+                "SUBSCRIPTION_EVENT": ("SUMMARY", ["DAILY"], ["1_3", "1_4"], "Subscription_Event"),
+                "SUBSCRIBER": ("DETAILED", ["DAILY"], ["1_3", "1_4"], "Subscriber"),
+            ]
 
     func reportResponse(path: String, filters: [String: String]) -> StandInResponse {
         func invalid(_ detail: String) -> StandInResponse {
@@ -60,7 +61,8 @@ extension AppleStandIn {
         return .connectError(
             404, code: "NOT_FOUND", title: "The specified resource does not exist",
             detail: path == "/v1/salesReports"
-                ? "There were no sales for the date specified." : "There are no financial reports for the date specified.")
+                ? "There were no sales for the date specified."
+                : "There are no financial reports for the date specified.")
     }
 
     /// The last day (`YYYY-MM-DD`) of the period `reportDate` names, or nil when it is not of the frequency's form.
@@ -74,7 +76,7 @@ extension AppleStandIn {
         switch (frequency, numbers.count) {
         case ("DAILY", 3), ("WEEKLY", 3):
             var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone(identifier: "UTC")!
+            calendar.timeZone = .gmt
             guard
                 let date = calendar.date(from: DateComponents(year: numbers[0], month: numbers[1], day: numbers[2])),
                 calendar.component(.day, from: date) == numbers[2]
@@ -84,8 +86,10 @@ extension AppleStandIn {
         case ("MONTHLY", 2):
             guard (1...12).contains(numbers[1]) else { return nil }
             var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone(identifier: "UTC")!
-            let date = calendar.date(from: DateComponents(year: numbers[0], month: numbers[1], day: 1))!
+            calendar.timeZone = .gmt
+            guard let date = calendar.date(from: DateComponents(year: numbers[0], month: numbers[1], day: 1)) else {
+                return nil
+            }
             let days = calendar.range(of: .day, in: .month, for: date)?.count ?? 28
             return text(numbers[0], numbers[1], days)
         case ("YEARLY", 1): return text(numbers[0], 12, 31)

@@ -88,18 +88,23 @@ package final class AppleStandIn: Sendable {
         }
         if let fault { return (Self.acting(fault), latency) }
         guard let components = URLComponents(string: uri) else {
-            return (.connectError(405, code: "METHOD_NOT_ALLOWED", title: "Method not allowed", detail: method), latency)
+            return (
+                .connectError(405, code: "METHOD_NOT_ALLOWED", title: "Method not allowed", detail: method), latency
+            )
         }
         var filters: [String: String] = [:]
         for item in components.queryItems ?? [] { filters[item.name] = item.value ?? "" }
         switch (method, components.path) {
         case ("POST", "/inApps/v1/notifications/history"):
-            guard let server, server.problem(with: authorization) == nil, let bundleID = TokenCheck.bundleID(authorization)
+            guard let server, server.problem(with: authorization) == nil,
+                let bundleID = TokenCheck.bundleID(authorization)
             else { return (StandInResponse(status: 401), latency) }
             let token = components.queryItems?.first { $0.name == "paginationToken" }?.value
             return (notificationHistory(bundleID: bundleID, token: token, body: body), latency)
-        case ("GET", let path) where path.hasPrefix("/inApps/v2/history/") || path.hasPrefix("/inApps/v2/refund/lookup/"):
-            guard let server, server.problem(with: authorization) == nil, let bundleID = TokenCheck.bundleID(authorization)
+        case ("GET", let path)
+        where path.hasPrefix("/inApps/v2/history/") || path.hasPrefix("/inApps/v2/refund/lookup/"):
+            guard let server, server.problem(with: authorization) == nil,
+                let bundleID = TokenCheck.bundleID(authorization)
             else { return (StandInResponse(status: 401), latency) }
             let revision = components.queryItems?.first { $0.name == "revision" }?.value
             let id = String(path.split(separator: "/").last ?? "")
@@ -125,7 +130,9 @@ package final class AppleStandIn: Sendable {
         case .tooManyRequests(let retryAfter):
             var response = StandInResponse.connectError(
                 429, code: "RATE_LIMIT_EXCEEDED", title: "The request rate limit has been reached.",
-                detail: "We've received too many requests for this API. Please wait and try again or slow down your request rate.")
+                detail:
+                    "We've received too many requests for this API. Please wait and try again or slow down your request rate."
+            )
             response.headers.append(("X-Rate-Limit", "user-hour-lim:3500;user-hour-rem:0;"))
             if let retryAfter { response.headers.append(("Retry-After", "\(retryAfter)")) }
             return response

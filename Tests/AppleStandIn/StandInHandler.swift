@@ -37,18 +37,25 @@ final class StandInHandler: ChannelInboundHandler, @unchecked Sendable {
         switch response.fault {
         case .neverEnding:
             headers.add(name: "Content-Length", value: "100000")
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: [0x1f, 0x8b, 0x08])))), promise: nil)
+            context.write(
+                wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil
+            )
+            context.writeAndFlush(
+                wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: [0x1f, 0x8b, 0x08])))), promise: nil)
         case .cutBody:
             headers.add(name: "Content-Length", value: "100000")
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
+            context.write(
+                wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil
+            )
             context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: [0x1f, 0x8b, 0x08, 0, 0])))))
                 .whenComplete { _ in context.close(promise: nil) }
         default:
             headers.add(name: "Content-Length", value: "\(response.body.count)")
             if !keepAlive { headers.add(name: "Connection", value: "close") }
             let status = HTTPResponseStatus(statusCode: response.status)
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+            context.write(
+                wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))),
+                promise: nil)
             context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: response.body)))), promise: nil)
             context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
                 if !keepAlive { context.close(promise: nil) }

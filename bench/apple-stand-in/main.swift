@@ -12,7 +12,8 @@ import SyntheticData
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: apple-stand-in DIR [--latency S] [--notifications N] [--days D]\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: apple-stand-in DIR [--latency S] [--notifications N] [--days D]\n".utf8))
     exit(64)
 }
 func option(_ name: String, _ fallback: Double) -> Double {

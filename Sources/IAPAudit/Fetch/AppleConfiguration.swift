@@ -148,7 +148,8 @@ package struct AppleConfiguration: Sendable, Equatable {
                 let key = "apple." + (section.isEmpty ? "" : section + ".") + name
                 let shown: String
                 switch value {
-                case .text(let text): shown = "\"\(text)\"" + (name == "private_key_file" ? " (contents not shown)" : "")
+                case .text(let text):
+                    shown = "\"\(text)\"" + (name == "private_key_file" ? " (contents not shown)" : "")
                 case .list(let items): shown = "[" + items.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
                 case .number(let number): shown = "\(number)"
                 }

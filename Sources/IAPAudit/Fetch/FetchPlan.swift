@@ -75,7 +75,8 @@ package struct FetchPlan: Sendable {
 
     /// Checks `configuration` and reads the keys; `today` is the current day in Apple's Pacific reporting time.
     package init(
-        _ configuration: AppleConfiguration, environment: [String: String], today: CalendarDate = FetchPlan.pacificToday()
+        _ configuration: AppleConfiguration, environment: [String: String],
+        today: CalendarDate = FetchPlan.pacificToday()
     ) throws(IAPAuditError) {
         func fail(_ key: String, _ message: String) -> IAPAuditError {
             IAPAuditError.configuration("apple.\(key): \(message)")
@@ -89,7 +90,9 @@ package struct FetchPlan: Sendable {
             concurrency = number
         }
         if let value = common["timeout"] {
-            guard let seconds = Double(value.text), seconds > 0 else { throw fail("timeout", "takes seconds, not \(value.text)") }
+            guard let seconds = Double(value.text), seconds > 0 else {
+                throw fail("timeout", "takes seconds, not \(value.text)")
+            }
             policy.requestTimeout = seconds
         }
         if let value = common["retry_seconds"] {
@@ -106,7 +109,9 @@ package struct FetchPlan: Sendable {
         }
     }
 
-    private static func reportsPlan(_ values: [String: AppleConfiguration.Value], today: CalendarDate) throws(IAPAuditError)
+    private static func reportsPlan(
+        _ values: [String: AppleConfiguration.Value], today: CalendarDate
+    ) throws(IAPAuditError)
         -> ReportsPlan
     {
         func fail(_ key: String, _ message: String) -> IAPAuditError {
@@ -134,7 +139,9 @@ package struct FetchPlan: Sendable {
         var kinds: [ReportKind] = []
         for name in values["reports"]?.list ?? [ReportKind.salesDaily.rawValue, ReportKind.financial.rawValue] {
             guard let kind = ReportKind(rawValue: name) else {
-                throw fail("reports", "unknown report \(name) (known: \(ReportKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+                throw fail(
+                    "reports",
+                    "unknown report \(name) (known: \(ReportKind.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
             if !kinds.contains(kind) { kinds.append(kind) }
         }
@@ -142,12 +149,16 @@ package struct FetchPlan: Sendable {
         let latest = today.adding(days: -1)
         var until = latest
         if let text = values["until"]?.text {
-            guard let date = CalendarDate(text), text.contains("-") else { throw fail("until", "takes YYYY-MM-DD, not \(text)") }
+            guard let date = CalendarDate(text), text.contains("-") else {
+                throw fail("until", "takes YYYY-MM-DD, not \(text)")
+            }
             until = min(date, latest)
         }
         var since = until.adding(days: -364)
         if let text = values["since"]?.text {
-            guard let date = CalendarDate(text), text.contains("-") else { throw fail("since", "takes YYYY-MM-DD, not \(text)") }
+            guard let date = CalendarDate(text), text.contains("-") else {
+                throw fail("since", "takes YYYY-MM-DD, not \(text)")
+            }
             since = date
         }
         guard since <= until else { throw fail("since", "\(since) is after the last day to fetch, \(until)") }
@@ -198,7 +209,9 @@ package struct FetchPlan: Sendable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "America/Los_Angeles") ?? .gmt
         let parts = calendar.dateComponents([.year, .month, .day], from: now)
-        return CalendarDate(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)
-            ?? CalendarDate(year: 1970, month: 1, day: 1)!
+        guard let today = CalendarDate(year: parts.year ?? 0, month: parts.month ?? 0, day: parts.day ?? 0) else {
+            preconditionFailure("the Gregorian calendar gave a day that does not exist")
+        }
+        return today
     }
 }

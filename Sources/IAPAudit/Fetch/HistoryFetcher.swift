@@ -63,7 +63,8 @@ struct HistoryFetcher: Sendable {
                             "\(folder)/\(bundleID)/\(subject.environment)/\(subject.kind.rawValue)/\(subject.transactionID)"
                         try SpoolWriter.prepare(directory)
                         // Named by the revision asked after: the same request again writes the same file.
-                        try SpoolWriter.store(page.body, name: "after-\(Self.safe(revision ?? "start")).json", in: directory)
+                        try SpoolWriter.store(
+                            page.body, name: "after-\(Self.safe(revision ?? "start")).json", in: directory)
                     }
                     events.send(.page(subject: subject, bundleID: bundleID, revision: page.revision, count: page.count))
                     revision = page.revision

@@ -43,7 +43,8 @@ struct NotificationFetcher: Sendable {
     }
 
     /// One window to its last page; false when it failed.
-    private func fetchWindow(_ start: NotificationWindow, stop: StopRequest, events: EventChannel<Event>) async -> Bool {
+    private func fetchWindow(_ start: NotificationWindow, stop: StopRequest, events: EventChannel<Event>) async -> Bool
+    {
         guard let client = clients[start.bundleID] else { return false }
         var window = start
         var restarted = false

@@ -49,7 +49,10 @@ package enum ReportKind: String, Sendable, CaseIterable, Comparable {
             var year = since.year
             var month = since.month
             while let first = CalendarDate(year: year, month: month, day: 1), first <= until {
-                let next = month == 12 ? CalendarDate(year: year + 1, month: 1, day: 1) : CalendarDate(year: year, month: month + 1, day: 1)
+                let next =
+                    month == 12
+                    ? CalendarDate(year: year + 1, month: 1, day: 1)
+                    : CalendarDate(year: year, month: month + 1, day: 1)
                 guard let next else { break }
                 if next.adding(days: -1) <= until { periods.append(.month(year: year, month: month)) }
                 (year, month) = (next.year, next.month)
@@ -129,9 +132,17 @@ package enum ReportPeriod: Sendable, Hashable {
         switch self {
         case .day(let date), .week(let date): return date
         case .month(let year, let month):
-            let next = month == 12 ? CalendarDate(year: year + 1, month: 1, day: 1) : CalendarDate(year: year, month: month + 1, day: 1)
-            return next?.adding(days: -1) ?? CalendarDate(year: year, month: month, day: 28)!
-        case .year(let year): return CalendarDate(year: year, month: 12, day: 31)!
+            let next = month == 12 ? Self.day(year + 1, 1, 1) : Self.day(year, month + 1, 1)
+            return next.adding(days: -1)
+        case .year(let year): return Self.day(year, 12, 31)
         }
+    }
+
+    /// A day the periods' own arithmetic made, which exists.
+    private static func day(_ year: Int, _ month: Int, _ day: Int) -> CalendarDate {
+        guard let date = CalendarDate(year: year, month: month, day: day) else {
+            preconditionFailure("\(year)-\(month)-\(day) does not exist")
+        }
+        return date
     }
 }

@@ -25,7 +25,8 @@ enum SpoolWriter {
         var written = 0
         while written < bytes.count {
             let result = bytes.withUnsafeBytes { buffer in
-                write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                guard let base = buffer.baseAddress else { return -1 }
+                return write(descriptor, base + written, buffer.count - written)
             }
             if result < 0 && errno == EINTR { continue }
             guard result > 0 else {

@@ -63,7 +63,8 @@ package enum MetricsFile {
                     ("kind=\"all\"", "\(fetch.requests)"), ("kind=\"retry\"", "\(fetch.retries)"),
                     ("kind=\"rate_limited\"", "\(fetch.rateLimited)"),
                 ])
-            metric("iap_audit_fetch_bytes", "Bytes the last run received from Apple.", "gauge", [("", "\(fetch.bytes)")])
+            metric(
+                "iap_audit_fetch_bytes", "Bytes the last run received from Apple.", "gauge", [("", "\(fetch.bytes)")])
             metric(
                 "iap_audit_fetch_failed", "1 when the last run's fetch failed (its exit code says how).", "gauge",
                 [("", fetch.failure == nil ? "0" : "1")])

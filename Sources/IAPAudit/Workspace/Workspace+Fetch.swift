@@ -22,7 +22,9 @@ extension Workspace {
         let started = Date()
         var summary = FetchSummary()
         summary.isDryRun = plan.isDryRun
-        defer { logger.info("fetch finished", metadata: ["requests": "\(summary.requests)", "bytes": "\(summary.bytes)"]) }
+        defer {
+            logger.info("fetch finished", metadata: ["requests": "\(summary.requests)", "bytes": "\(summary.bytes)"])
+        }
         if let reports = plan.reports {
             try fetchReports(reports, plan: plan, runID: runID, stop: stop, into: &summary)
         }

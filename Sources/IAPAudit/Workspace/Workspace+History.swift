@@ -72,8 +72,14 @@ extension Workspace {
                 """, [id, server.environment], context: "read what is known of a transaction")
             let bundle = known.string(0, 0)
             let bundles = (bundle.map { [$0] } ?? []) + server.bundleIDs.filter { $0 != bundle }
-            list.append(.init(kind: .transactions, environment: server.environment, transactionID: id, bundleIDs: bundles, revision: known.string(0, 1)))
-            list.append(.init(kind: .refunds, environment: server.environment, transactionID: id, bundleIDs: bundles, revision: known.string(0, 2)))
+            list.append(
+                .init(
+                    kind: .transactions, environment: server.environment, transactionID: id, bundleIDs: bundles,
+                    revision: known.string(0, 1)))
+            list.append(
+                .init(
+                    kind: .refunds, environment: server.environment, transactionID: id, bundleIDs: bundles,
+                    revision: known.string(0, 2)))
         }
         counts.transactionsAsked = ids.count
         guard !plan.isDryRun, !list.isEmpty else { return }
@@ -82,7 +88,8 @@ extension Workspace {
         do {
             for bundleID in server.bundleIDs {
                 let http = try AppleHTTPClient(
-                    baseURL: server.url, service: .appStoreServer, tokens: TokenIssuer(key: server.key, bundleID: bundleID),
+                    baseURL: server.url, service: .appStoreServer,
+                    tokens: TokenIssuer(key: server.key, bundleID: bundleID),
                     policy: plan.policy, concurrency: plan.concurrency)
                 https.append(http)
                 clients[bundleID] = AppStoreServerClient(http: http)
@@ -114,7 +121,10 @@ extension Workspace {
                         transactions = apple_history_revision.transactions + excluded.transactions,
                         updated_at = now(), run_id = excluded.run_id
                     """,
-                    [subject.kind.rawValue, subject.environment, subject.transactionID, bundleID, revision, count, Int(runID)],
+                    [
+                        subject.kind.rawValue, subject.environment, subject.transactionID, bundleID, revision, count,
+                        Int(runID),
+                    ],
                     context: "record a history page's revision")
                 if count > 0 { counts.pages += 1 }
                 if subject.kind == .transactions { counts.transactions += count } else { counts.refunds += count }

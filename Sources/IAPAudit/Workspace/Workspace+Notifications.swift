@@ -97,7 +97,8 @@ extension Workspace {
         do {
             for bundleID in server.bundleIDs {
                 let http = try AppleHTTPClient(
-                    baseURL: server.url, service: .appStoreServer, tokens: TokenIssuer(key: server.key, bundleID: bundleID),
+                    baseURL: server.url, service: .appStoreServer,
+                    tokens: TokenIssuer(key: server.key, bundleID: bundleID),
                     policy: plan.policy, concurrency: plan.concurrency)
                 https.append(http)
                 clients[bundleID] = AppStoreServerClient(http: http)
@@ -105,7 +106,8 @@ extension Workspace {
         } catch {
             throw IAPAuditError.apple(error)
         }
-        let fetcher = NotificationFetcher(clients: clients, folder: plan.notificationsFolder, concurrency: plan.concurrency)
+        let fetcher = NotificationFetcher(
+            clients: clients, folder: plan.notificationsFolder, concurrency: plan.concurrency)
         let events = EventChannel<NotificationFetcher.Event>()
         let closing = https
         let windowList = windows

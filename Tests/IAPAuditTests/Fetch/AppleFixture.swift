@@ -111,5 +111,7 @@ final class AppleFixture {
     }
 
     /// The stand-in's report requests so far.
-    var reportRequests: [String] { standIn.requests.filter { $0.hasPrefix("/v1/salesReports") || $0.hasPrefix("/v1/financeReports") } }
+    var reportRequests: [String] {
+        standIn.requests.filter { $0.hasPrefix("/v1/salesReports") || $0.hasPrefix("/v1/financeReports") }
+    }
 }

@@ -16,8 +16,11 @@ import Testing
         let first = try BinaryUnderTest.run(["run", "--config", config, "--out", out, "--report", "reconciliation"])
         #expect(first.status == 0, "\(first.stderr)")
         // 365 days less the two without sales and the one not published; eleven fiscal months of twelve.
-        #expect(first.stdout.contains("sales-daily: 0 held, 362 fetched, 1 not published yet, 2 no sales"), "\(first.stdout)")
-        #expect(first.stdout.contains("financial: 0 held, 11 fetched, 1 not published yet, 0 no sales"), "\(first.stdout)")
+        #expect(
+            first.stdout.contains("sales-daily: 0 held, 362 fetched, 1 not published yet, 2 no sales"),
+            "\(first.stdout)")
+        #expect(
+            first.stdout.contains("financial: 0 held, 11 fetched, 1 not published yet, 0 no sales"), "\(first.stdout)")
         let stored = apple.spooledReports
         #expect(stored.count == 373)
         #expect(stored.contains("S_D_80012345_20250101.txt.gz") && stored.contains("80012345_1125_ZZ.txt.gz"))
@@ -38,8 +41,13 @@ import Testing
         #expect(second.status == 0, "\(second.stderr)")
         let asked = apple.reportRequests.dropFirst(firstRequests)
         #expect(asked.count == 2, "\(Array(asked))")
-        #expect(asked.contains { $0.contains("filter%5BreportDate%5D=2025-12-31") || $0.contains("filter[reportDate]=2025-12-31") })
-        #expect(second.stdout.contains("sales-daily: 364 held, 1 fetched, 0 not published yet, 0 no sales"), "\(second.stdout)")
+        #expect(
+            asked.contains {
+                $0.contains("filter%5BreportDate%5D=2025-12-31") || $0.contains("filter[reportDate]=2025-12-31")
+            })
+        #expect(
+            second.stdout.contains("sales-daily: 364 held, 1 fetched, 0 not published yet, 0 no sales"),
+            "\(second.stdout)")
         #expect(try test.count("SELECT count(*) FROM input_file WHERE kind = 'sales'") == 375)
     }
 
@@ -63,7 +71,9 @@ import Testing
             reports: ["sales-monthly"], extra: "concurrency = 2\ntimeout = 5\nretry_seconds = 60")
         let result = try BinaryUnderTest.run(["fetch", "reports", "--config", config])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("sales-monthly: 0 held, 0 fetched, 1 not published yet, 11 no sales"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains("sales-monthly: 0 held, 0 fetched, 1 not published yet, 11 no sales"),
+            "\(result.stdout)")
         #expect(result.stdout.contains("6 rate-limited"), "\(result.stdout)")
     }
 
@@ -144,7 +154,8 @@ import Testing
         #expect(apple.standIn.requests.isEmpty)
         let bare = try test.write("bare.toml", "[database]\nurl = \"\(test.conninfo)\"\n")
         let environment = [
-            "IAP_AUDIT_APPLE_CONNECT_ISSUER_ID": AppleFixture.issuerID, "IAP_AUDIT_APPLE_CONNECT_KEY_ID": AppleFixture.keyID,
+            "IAP_AUDIT_APPLE_CONNECT_ISSUER_ID": AppleFixture.issuerID,
+            "IAP_AUDIT_APPLE_CONNECT_KEY_ID": AppleFixture.keyID,
             "IAP_AUDIT_APPLE_CONNECT_PRIVATE_KEY_FILE": apple.keyPath,
             "IAP_AUDIT_APPLE_CONNECT_VENDOR_NUMBER": AppleFixture.vendor,
             "IAP_AUDIT_APPLE_CONNECT_REPORTS": "sales-yearly", "IAP_AUDIT_APPLE_CONNECT_SINCE": "2025-01-01",
@@ -153,7 +164,9 @@ import Testing
         ]
         let fetched = try BinaryUnderTest.run(["fetch", "--config", bare], environment: environment)
         #expect(fetched.status == 0, "\(fetched.stderr)")
-        #expect(fetched.stdout.contains("sales-yearly: 0 held, 0 fetched, 1 not published yet, 0 no sales"), "\(fetched.stdout)")
+        #expect(
+            fetched.stdout.contains("sales-yearly: 0 held, 0 fetched, 1 not published yet, 0 no sales"),
+            "\(fetched.stdout)")
         #expect(apple.reportRequests.count == 1)
     }
 }

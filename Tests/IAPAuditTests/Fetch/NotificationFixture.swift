@@ -37,7 +37,9 @@ final class NotificationFixture {
     /// `count` notifications, each of its own purchase, signed `spacing` seconds apart from `start` (milliseconds);
     /// those whose index `undelivered` holds were never delivered. Returns their UUIDs.
     @discardableResult
-    func addNotifications(count: Int, from start: Int64, spacing: Int64 = 60, undelivered: Set<Int> = []) throws
+    func addNotifications(
+        count: Int, from start: Int64, spacing: Int64 = 60, undelivered: Set<Int> = []
+    ) throws
         -> [String]
     {
         var sent: [AppleStandIn.SentNotification] = []
@@ -61,7 +63,8 @@ final class NotificationFixture {
             sent.append(
                 .init(
                     bundleID: Self.bundleID, signedPayload: jws, signedDate: signedAt,
-                    attempts: failed ? [(signedAt, "TIMED_OUT"), (signedAt + 3_600_000, "NO_RESPONSE")] : [(signedAt, "SUCCESS")]))
+                    attempts: failed
+                        ? [(signedAt, "TIMED_OUT"), (signedAt + 3_600_000, "NO_RESPONSE")] : [(signedAt, "SUCCESS")]))
             uuids.append(uuid)
         }
         standIn.addNotifications(sent)
