@@ -77,6 +77,18 @@ import Testing
         #expect(result.stdout.contains("6 rate-limited"), "\(result.stdout)")
     }
 
+    @Test func aRetryWaitsAtLeastWhatRetryAfterAsks() throws {
+        let test = try TestWorkspace()
+        let apple = try AppleFixture(test: test)
+        // Without the header, the first backoff is 0.5 to 1 s; Apple asks for 3.
+        apple.standIn.inject(.tooManyRequests(retryAfter: 3))
+        let config = try apple.configuration(reports: ["sales-yearly"], extra: "concurrency = 1")
+        let result = try BinaryUnderTest.run(["fetch", "reports", "--config", config])
+        #expect(result.status == 0, "\(result.stderr)")
+        let backoff = result.stdout.firstMatch(of: /([0-9.]+) s backing off/).flatMap { Double($0.1) } ?? 0
+        #expect(backoff >= 3 && backoff < 5, "\(result.stdout)")
+    }
+
     @Test func aResponseThatNeverEndsIsCutByTheTimeoutAndRetried() throws {
         let test = try TestWorkspace()
         let apple = try AppleFixture(test: test)
