@@ -18,11 +18,15 @@ public final class AppleHTTPClient: Sendable {
     private let client: HTTPClient
     private let limit: ConcurrencyLimit
     private let counters = Mutex(RequestStatistics())
+    /// True once the process was asked to stop (SIGINT, SIGTERM): no new attempt starts and a backoff ends early.
+    private let shouldStop: @Sendable () -> Bool
 
     /// A client for `baseURL` (`https://`, or `http://` to loopback only).
     public init(
-        baseURL: String, service: AppleService, tokens: TokenIssuer, policy: RetryPolicy, concurrency: Int
+        baseURL: String, service: AppleService, tokens: TokenIssuer, policy: RetryPolicy, concurrency: Int,
+        shouldStop: @escaping @Sendable () -> Bool = { false }
     ) throws(AppleAPIError) {
+        self.shouldStop = shouldStop
         try Self.checkURL(baseURL)
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.service = service
@@ -82,6 +86,7 @@ public final class AppleHTTPClient: Sendable {
         while true {
             attempt += 1
             try Task.checkCancellation()
+            if shouldStop() { throw CancellationError() }
             let outcome: String
             var retryAfter: Double?
             let started = ContinuousClock.now
@@ -125,7 +130,12 @@ public final class AppleHTTPClient: Sendable {
             }
             waited += delay
             counters.withLock { $0.backoffSeconds += delay }
-            try await Task.sleep(for: .milliseconds(Int64(delay * 1000)))
+            // In slices, so a stop request does not wait out a long Retry-After.
+            var remaining = delay
+            while remaining > 0 && !shouldStop() {
+                try await Task.sleep(for: .milliseconds(Int64(min(remaining, 0.25) * 1000)))
+                remaining -= 0.25
+            }
         }
     }
 

@@ -37,7 +37,11 @@ extension AppleStandIn {
 
     /// Adds notifications to the history.
     package func addNotifications(_ notifications: [SentNotification]) {
-        state.withLock { $0.notifications += notifications }
+        state.withLock { state in
+            state.notifications += notifications
+            // Kept in signing order, so a window is found by binary search, not by reading all of history.
+            state.notifications.sort { $0.signedDate < $1.signedDate }
+        }
     }
 
     /// The signed payloads of the notifications with these UUIDs (what Apple posted to the servers), in that order.
@@ -94,10 +98,16 @@ extension AppleStandIn {
                     offset = max(0, offset - Self.pageSize)
                 }
             }
-            let matching = state.notifications.filter {
-                $0.bundleID == bundleID && $0.signedDate >= start && $0.signedDate < min(end, nowMilliseconds)
-                    && (!onlyFailures || !$0.wasDelivered)
-            }.sorted { $0.signedDate < $1.signedDate }
+            var low = 0
+            var high = state.notifications.count
+            while low < high {
+                let middle = (low + high) / 2
+                if state.notifications[middle].signedDate < start { low = middle + 1 } else { high = middle }
+            }
+            let limit = min(end, nowMilliseconds)
+            let matching = state.notifications[low...].prefix { $0.signedDate < limit }.filter {
+                $0.bundleID == bundleID && (!onlyFailures || !$0.wasDelivered)
+            }
             let page = matching.dropFirst(offset).prefix(Self.pageSize)
             let next = offset + page.count
             let newToken = UUID().uuidString

@@ -69,7 +69,7 @@ extension Workspace {
         do {
             http = try AppleHTTPClient(
                 baseURL: reports.url, service: .appStoreConnect, tokens: TokenIssuer(key: reports.key),
-                policy: plan.policy, concurrency: plan.concurrency)
+                policy: plan.policy, concurrency: plan.concurrency, shouldStop: { stop.signal != nil })
         } catch {
             throw IAPAuditError.apple(error)
         }

@@ -99,7 +99,7 @@ extension Workspace {
                 let http = try AppleHTTPClient(
                     baseURL: server.url, service: .appStoreServer,
                     tokens: TokenIssuer(key: server.key, bundleID: bundleID),
-                    policy: plan.policy, concurrency: plan.concurrency)
+                    policy: plan.policy, concurrency: plan.concurrency, shouldStop: { stop.signal != nil })
                 https.append(http)
                 clients[bundleID] = AppStoreServerClient(http: http)
             }
