@@ -5,6 +5,10 @@ import IAPAudit
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `iap-audit fetch` and `run` against a stand-in for App Store Connect: what is fetched, stored and ingested, and
 /// how failures end.
 @Suite(.serialized) struct FetchReportsTests {
@@ -87,6 +91,33 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let backoff = result.stdout.firstMatch(of: /([0-9.]+) s backing off/).flatMap { Double($0.1) } ?? 0
         #expect(backoff >= 3 && backoff < 5, "\(result.stdout)")
+    }
+
+    @Test func aStopRequestEndsARetryWaitAtOnce() throws {
+        let test = try TestWorkspace()
+        let apple = try AppleFixture(test: test)
+        apple.standIn.inject(.tooManyRequests(retryAfter: 120), times: 10)
+        let config = try apple.configuration(reports: ["sales-yearly"], extra: "retry_seconds = 600")
+        let (process, stdout, stderr) = try BinaryUnderTest.start(["fetch", "reports", "--config", config])
+        defer {
+            try? FileManager.default.removeItem(at: stdout)
+            try? FileManager.default.removeItem(at: stderr)
+        }
+        let asked = Date().addingTimeInterval(60)
+        while apple.reportRequests.isEmpty && Date() < asked { usleep(20_000) }
+        usleep(300_000)
+        let stopped = Date()
+        process.terminate()
+        let deadline = Date().addingTimeInterval(30)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        #expect(!process.isRunning, "SIGTERM waited out Retry-After")
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 143)
+        #expect(Date().timeIntervalSince(stopped) < 10)
+        #expect(
+            try test.count("SELECT count(*) FROM pipeline_run WHERE command = 'fetch' AND outcome = 'interrupted'") == 1
+        )
     }
 
     @Test func aResponseThatNeverEndsIsCutByTheTimeoutAndRetried() throws {
