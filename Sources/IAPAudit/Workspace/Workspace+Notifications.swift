@@ -14,8 +14,12 @@ extension Workspace {
         var counts = summary.notifications ?? .init()
         defer { summary.notifications = counts }
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        // A minute inside Apple's limit, so the oldest window is not refused for being a moment too old.
-        let oldest = now - Int64(server.historyDays) * 86_400_000 + 60_000
+        // Apple refuses a window that starts before its limit at the moment it is asked, which for the last windows
+        // of a long fetch is minutes or hours after this one: new windows start a day inside the limit, and an
+        // unfinished one is given up once it is within ten minutes of it.
+        let limit = now - Int64(server.historyDays) * 86_400_000
+        let oldest = limit + 86_400_000
+        let givenUp = limit + 600_000
         let since = plan.notificationsSince.map { Int64(Self.epochDay($0)) * 86_400_000 }
         var windows: [NotificationWindow] = []
         for bundleID in server.bundleIDs {
@@ -27,7 +31,7 @@ extension Workspace {
                         UPDATE apple_notification_window SET complete = true, updated_at = now()
                         WHERE bundle_id = $1 AND environment = $2 AND only_failures = $3::boolean AND NOT complete
                           AND window_start < to_timestamp($4::bigint / 1000.0)
-                        """, stream + ["\(oldest)"], context: "give up notification windows Apple no longer keeps")
+                        """, stream + ["\(givenUp)"], context: "give up notification windows Apple no longer keeps")
                     counts.expiredWindows += expired.affectedRows
                 }
                 let open = try connection.query(
@@ -38,7 +42,7 @@ extension Workspace {
                     WHERE bundle_id = $1 AND environment = $2 AND only_failures = $3::boolean AND NOT complete
                       AND window_start >= to_timestamp($4::bigint / 1000.0)
                     ORDER BY window_start
-                    """, stream + ["\(oldest)"], context: "read unfinished notification windows")
+                    """, stream + ["\(givenUp)"], context: "read unfinished notification windows")
                 for row in 0..<open.rowCount {
                     windows.append(
                         NotificationWindow(
@@ -72,6 +76,10 @@ extension Workspace {
                     }
                 }
             }
+        }
+        // Oldest first, across apps and streams: the windows nearest Apple's limit are asked for before they pass it.
+        windows.sort {
+            ($0.start, $0.bundleID, $0.onlyFailures ? 1 : 0) < ($1.start, $1.bundleID, $1.onlyFailures ? 1 : 0)
         }
         guard !plan.isDryRun else {
             counts.pendingWindows += windows.count
