@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
     ],
     targets: [
         // C at the edge: module maps and shims only.
@@ -64,13 +66,25 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
+        // Apple's web APIs (App Store Connect reports, App Store Server API): tokens, the HTTP client, retries. No
+        // database, no files but the key.
+        .target(
+            name: "AppleAPI",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            exclude: ["README.md"],
+            swiftSettings: strictSettings
+        ),
         // Report definitions and rendering (CSV, JSON, Markdown, HTML, SVG): pure, no database.
         .target(name: "Reports", exclude: ["README.md"], swiftSettings: strictSettings),
         .target(
             name: "IAPAudit",
             dependencies: [
                 "Postgres", "EmbeddedPostgres", "Gzip", "AppStoreFormats", "AppStoreSignatures", "SyntheticData",
-                "Reports", .product(name: "Crypto", package: "swift-crypto"),
+                "Reports", "AppleAPI", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["README.md", "Ingest/README.md"],
@@ -95,6 +109,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // A stand-in for Apple's APIs with a year of reports and many notifications, for bench/fetch.
+        .executableTarget(
+            name: "apple-stand-in",
+            dependencies: ["AppleStandIn", "SyntheticData", .product(name: "Crypto", package: "swift-crypto")],
+            path: "bench/apple-stand-in", swiftSettings: strictSettings
+        ),
+
         // libFuzzer target over the parsers of untrusted input; fuzz/run builds it with -sanitize=fuzzer.
         .executableTarget(
             name: "fuzz-parsers", dependencies: ["AppStoreFormats"], path: "fuzz/Parsers",
@@ -115,6 +136,16 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["Postgres", "EmbeddedPostgres", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport",
+            swiftSettings: strictSettings
+        ),
+        // A stand-in for Apple's APIs on loopback, for the fetch tests and bench/fetch: checks tokens, serves reports.
+        .target(
+            name: "AppleStandIn",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/AppleStandIn",
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -150,6 +181,7 @@ let package = Package(
             name: "IAPAuditTests",
             dependencies: [
                 "IAPAudit", "Postgres", "EmbeddedPostgres", "AppStoreFormats", "SyntheticData", "Gzip", "TestSupport",
+                "AppleAPI", "AppleStandIn", .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSettings
         ),

@@ -1,3 +1,4 @@
+package import AppleAPI
 internal import EmbeddedPostgres
 internal import Foundation
 package import Postgres
@@ -34,6 +35,9 @@ package enum IAPAuditError: Error, Sendable, CustomStringConvertible {
     case storage(String)
     /// An output file or directory cannot be created (exists as a file, no permission, read-only file system).
     case cannotCreate(String)
+    /// Fetching from Apple failed (docs/fetching.md): a key Apple refused (77), a key file or URL that cannot be used
+    /// (78), or Apple not answering within the retry bound (76).
+    case apple(AppleAPIError)
 
     /// `error` as an `IAPAuditError`: itself, a wrapped `PostgresError` or embedded-server error; nil for others.
     package static func wrapping(_ error: any Error) -> IAPAuditError? {
@@ -49,6 +53,7 @@ package enum IAPAuditError: Error, Sendable, CustomStringConvertible {
         case let error as PostgresError where error.isStorageFailure: .storage("the database server: \(error.summary)")
         case let error as PostgresError: .postgres(error)
         case let error as EmbeddedServerError: .embeddedServer(error.description)
+        case let error as AppleAPIError: .apple(error)
         default: storageFailure(error).map { .storage($0) }
         }
     }
@@ -84,6 +89,12 @@ package enum IAPAuditError: Error, Sendable, CustomStringConvertible {
         case .embeddedServer: 69
         case .storage: 74  // EX_IOERR
         case .cannotCreate: 73  // EX_CANTCREAT
+        case .apple(let error):
+            switch error {
+            case .unauthorized, .forbidden: 77  // EX_NOPERM
+            case .key, .insecureURL: 78  // EX_CONFIG
+            default: 76  // EX_PROTOCOL
+            }
         }
     }
 
@@ -113,6 +124,7 @@ package enum IAPAuditError: Error, Sendable, CustomStringConvertible {
         case .embeddedServer(let message): "embedded database: \(message)"
         case .storage(let message): "I/O error (is a disk full?): \(message)"
         case .cannotCreate(let message): message
+        case .apple(let error): "fetch: \(error)"
         }
     }
 }

@@ -11,13 +11,14 @@ struct IAPAuditCommand: ParsableCommand {
             With no database configured (--database-url, DATABASE_URL, or libpq's PG* variables), iap-audit starts \
             and keeps a private PostgreSQL server under $IAP_AUDIT_HOME.
             Exit codes: 0 done, 64 usage, 65 input rejected (--strict), 66 input missing, 69 database unavailable, \
-            70 internal error, 75 another run holds the lock, 78 configuration error.
+            70 internal error, 75 another run holds the lock, 76 fetching from Apple failed, 77 Apple refused the key, \
+            78 configuration error.
             """,
         version: "0.1.0",
         subcommands: [
             RunCommand.self, IngestCommand.self, CatalogCommand.self, ReportCommand.self, HashUsernameCommand.self,
             DetectCommand.self, ReconcileCommand.self, ConfigCommand.self, DatabaseCommand.self, InitCommand.self,
-            GenerateCommand.self,
+            GenerateCommand.self, FetchCommand.self,
         ]
     )
 }

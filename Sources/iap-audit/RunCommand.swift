@@ -50,6 +50,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Read every input file, also those stored before and unchanged since (same path, size and mtime).")
     var rehash = false
 
+    @Flag(help: "Do not fetch from Apple first, even with an [apple.*] section configured.")
+    var noFetch = false
+
     func validate() throws {
         if demo && (catalog != nil || !receiptPaths.isEmpty || !salesPaths.isEmpty || config != nil) {
             throw ValidationError("--demo brings its own data; drop --config, --catalog, --receipts and --sales")
@@ -92,6 +95,10 @@ struct RunCommand: ParsableCommand {
                     plan.detection = configuration.detection
                     plan.reportFormats = configuration.reportFormats
                     plan.reportWindow = configuration.reportWindow
+                    if configuration.apple.isConfigured && !noFetch {
+                        plan.fetch = try FetchPlan(
+                            configuration.apple, environment: ProcessInfo.processInfo.environment)
+                    }
                 }
                 plan.reports = reports.isEmpty ? configuration.reports : reports
                 plan.isDryRun = dryRun
@@ -100,6 +107,9 @@ struct RunCommand: ParsableCommand {
                 workspace.onProgress = TerminalProgress.handler(
                     logFormat: global.logFormat ?? LogFormat(rawValue: configuration.logFormat) ?? .plain)
                 summary = try workspace.run(plan, stop: stop)
+                if let fetch = summary.fetch, let fetchPlan = plan.fetch {
+                    FetchPrinter.print(fetch, spool: fetchPlan.spool)
+                }
                 if let catalog = summary.catalog {
                     print("catalog: \(catalog.apps) apps, \(catalog.products) products, \(catalog.retired) retired")
                 }

@@ -39,6 +39,8 @@ package struct RunConfiguration: Sendable, Equatable {
     package var logLevel = "info"
     /// `[detection.<rule>]` thresholds and windows (docs/fraud-rules.md's defaults where the file is silent).
     package var detection = DetectionSettings()
+    /// `[apple.connect]`, `[apple.server]`, `[apple]`: what `fetch` asks Apple for (docs/fetching.md).
+    package var apple = AppleConfiguration()
     /// Where each key's value came from.
     package var sources: [String: Source] = [:]
 
@@ -73,6 +75,10 @@ package struct RunConfiguration: Sendable, Equatable {
             if key.hasPrefix("detection.") {
                 try readDetectionSetting(
                     key, entry, defaults: detectionDefaults, into: &detectionOverrides, path: path)
+                configuration.sources[key] = .file
+                continue
+            }
+            if try configuration.apple.read(key: key, value: entry.value, path: path, line: entry.line) {
                 configuration.sources[key] = .file
                 continue
             }
@@ -233,6 +239,7 @@ package struct RunConfiguration: Sendable, Equatable {
             timeZone = zone
         }
         try set("privacy.pepper_file", "IAP_AUDIT_PEPPER_FILE") { pepperFile = $0 }
+        for key in apple.applyEnvironment(environment) { sources[key] = .environment }
         try Settings.validateEnvironment(environment)
     }
 
@@ -270,6 +277,7 @@ package struct RunConfiguration: Sendable, Equatable {
         line("verification.trusted_roots", list(trustedRoots))
         line("logging.format", quoted(logFormat))
         line("logging.level", quoted(logLevel))
+        lines += apple.effectiveLines { (sources[$0] ?? .defaultValue).rawValue }
         // One line per detection setting, like the others, instead of one long JSON line.
         if let text = try? detection.jsonText(),
             let sections = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: [String: Any]]
@@ -313,5 +321,6 @@ package struct RunConfiguration: Sendable, Equatable {
         if sources["output.directory"] == .file { outputDirectory = resolve(outputDirectory) }
         pepperFile = pepperFile.map(resolve)
         trustedRoots = trustedRoots.map(resolve)
+        apple.resolvePaths(relativeTo: base)
     }
 }

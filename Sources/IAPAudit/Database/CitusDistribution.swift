@@ -46,6 +46,10 @@ package enum CitusDistribution {
         ("detect_file", .coordinator),
         ("detect_pending", .coordinator),
         ("store_account_file", .coordinator),
+        // What fetch asked Apple for (docs/fetching.md): read and written by fetch alone, joined with nothing.
+        ("apple_report_fetch", .coordinator),
+        ("apple_notification_window", .coordinator),
+        ("apple_history_revision", .coordinator),
         // The receipt side, by receipt id: written by COPY per file, read by receipt.
         ("receipt", .distributed(by: "id", colocatedWith: nil)),
         ("receipt_summary", .distributed(by: "id", colocatedWith: "receipt")),

@@ -48,6 +48,27 @@ package enum MetricsFile {
         metric(
             "iap_audit_transaction_entries", "Transaction entries read by the last run.", "gauge",
             [("", "\(receipts.transactionEntries)")])
+        if let fetch = summary.fetch {
+            let total = fetch.total
+            metric(
+                "iap_audit_fetch_reports", "Apple reports the last run's fetch looked at, by outcome.", "gauge",
+                [
+                    ("state=\"fetched\"", "\(total.fetched)"), ("state=\"held\"", "\(total.held)"),
+                    ("state=\"not_published\"", "\(total.notPublished)"), ("state=\"no_sales\"", "\(total.noSales)"),
+                    ("state=\"not_asked\"", "\(total.pending)"),
+                ])
+            metric(
+                "iap_audit_fetch_requests", "Requests the last run sent to Apple, by kind.", "gauge",
+                [
+                    ("kind=\"all\"", "\(fetch.requests)"), ("kind=\"retry\"", "\(fetch.retries)"),
+                    ("kind=\"rate_limited\"", "\(fetch.rateLimited)"),
+                ])
+            metric(
+                "iap_audit_fetch_bytes", "Bytes the last run received from Apple.", "gauge", [("", "\(fetch.bytes)")])
+            metric(
+                "iap_audit_fetch_failed", "1 when the last run's fetch failed (its exit code says how).", "gauge",
+                [("", fetch.failure == nil ? "0" : "1")])
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -25,6 +25,8 @@ package struct RunPlan: Sendable {
     package static let defaultReportWindow = 35
     /// Read and validate everything, keep nothing: the whole run is rolled back and no report is written.
     package var isDryRun = false
+    /// Fetch from Apple first (an `[apple.*]` section is configured and `--no-fetch` was not given).
+    package var fetch: FetchPlan?
 
     /// A plan writing reports to `outputDirectory`.
     package init(outputDirectory: String) {
@@ -34,6 +36,7 @@ package struct RunPlan: Sendable {
 
 /// What one run did: stored as the run row's summary and printed at the end.
 package struct RunSummary: Sendable, Codable, Equatable {
+    package var fetch: FetchSummary?
     package var catalog: CatalogImport.Outcome?
     package var receipts = IngestSummary()
     package var sales: SalesIngestSummary?
@@ -47,7 +50,7 @@ package struct RunSummary: Sendable, Codable, Equatable {
     /// The stages of a run in pipeline order, as `stageSeconds` names them. `site` is timed for the printed summary
     /// only: the stored record is finished before the site is written.
     package static let stages = [
-        "catalog", "ingest receipts", "ingest sales", "detect", "reconcile", "reports", "site",
+        "fetch", "catalog", "ingest receipts", "ingest sales", "detect", "reconcile", "reports", "site",
     ]
     /// Whether this was a dry run (nothing kept).
     package var isDryRun = false

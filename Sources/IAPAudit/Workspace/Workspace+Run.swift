@@ -39,10 +39,25 @@ extension Workspace {
     ) throws -> RunSummary {
         try recordingRun(
             "run", settings: ["output_directory": plan.outputDirectory],
-            outcome: { summary in outcome(quarantined: summary.quarantined, filesFailed: summary.filesFailed) }
+            outcome: { summary in outcome(of: summary) }
         ) { run in
             recordedAs(run.id)
             var summary = RunSummary()
+            // First, so the run audits what Apple has; a fetch that fails leaves the rest of the run to do its work.
+            var salesPaths = plan.salesPaths
+            var receiptPaths = plan.receiptPaths
+            if var fetch = plan.fetch {
+                fetch.isDryRun = fetch.isDryRun || plan.isDryRun
+                summary.fetch = try timed("fetch", into: &summary) { try fetchStage(fetch, runID: run.id, stop: stop) }
+                if fetch.reports != nil, FileManager.default.fileExists(atPath: fetch.reportsFolder) {
+                    salesPaths.append(fetch.reportsFolder)
+                }
+                // History fetched by `fetch history` is archived beside the notifications and audited with them.
+                for folder in [fetch.notificationsFolder, fetch.historyFolder]
+                where fetch.server != nil && FileManager.default.fileExists(atPath: folder) {
+                    receiptPaths.append(folder)
+                }
+            }
             if let catalogPath = plan.catalogPath {
                 // A catalog that cannot be read keeps the one in force; the rest of the batch still runs.
                 do {
@@ -54,15 +69,15 @@ extension Workspace {
                     logger.error("catalog not imported; the one in force stays", metadata: ["error": "\(message)"])
                 }
             }
-            if !plan.receiptPaths.isEmpty {
+            if !receiptPaths.isEmpty {
                 summary.receipts = try timed("ingest receipts", into: &summary) {
                     try ingestReceiptsStage(
-                        paths: plan.receiptPaths, runID: run.id, stop: stop, trustedRootPaths: plan.trustedRootPaths)
+                        paths: receiptPaths, runID: run.id, stop: stop, trustedRootPaths: plan.trustedRootPaths)
                 }
             }
-            if !plan.salesPaths.isEmpty {
+            if !salesPaths.isEmpty {
                 summary.sales = try timed("ingest sales", into: &summary) {
-                    try ingestSalesStage(paths: plan.salesPaths, runID: run.id, stop: stop)
+                    try ingestSalesStage(paths: salesPaths, runID: run.id, stop: stop)
                 }
             }
             try stop.check()

@@ -115,8 +115,12 @@ extension Workspace {
     package func exitCode(of summary: IngestSummary) -> Int32 { outcome(of: summary).1 }
 
     /// The exit code of a whole run, by the same rule.
-    package func exitCode(of summary: RunSummary) -> Int32 {
-        outcome(quarantined: summary.quarantined, filesFailed: summary.filesFailed).1
+    package func exitCode(of summary: RunSummary) -> Int32 { outcome(of: summary).1 }
+
+    /// A run's outcome: a failed fetch (its own exit code, 76, 77 or 78) first, then the ingest rule.
+    func outcome(of summary: RunSummary) -> (RunRecorder.Outcome, Int32) {
+        if let fetch = summary.fetch, fetch.exitCode != 0 { return (.failed, fetch.exitCode) }
+        return outcome(quarantined: summary.quarantined, filesFailed: summary.filesFailed)
     }
 
     /// The outcome of an ingest: files that failed make it fail (65); quarantined records only under `--strict`.

@@ -1,4 +1,5 @@
 import AppStoreFormats
+import AppleAPI
 import Foundation
 import IAPAudit
 import Postgres
@@ -103,6 +104,9 @@ struct DocumentedFiguresTests {
             .locked(holder: nil), .lockTimeout(seconds: 1, holders: []), .configuration("bad"), .input("missing"),
             .usage("bad"), .interrupted(signal: SIGINT), .interrupted(signal: SIGTERM), .internalInconsistency("x"),
             .postgres(failed), .postgres(unavailable), .embeddedServer("x"), .storage("full"), .cannotCreate("x"),
+            .apple(.retriesExhausted(request: "GET /v1/salesReports", attempts: 8, seconds: 300, last: "429")),
+            .apple(.unauthorized(api: .appStoreConnect, key: "key K", detail: "")),
+            .apple(.key(path: "/k.p8", problem: "can be read by other users")),
         ]
         var codes = Set(errors.map(\.exitCode))
         let strict = try TestWorkspace(strict: true)

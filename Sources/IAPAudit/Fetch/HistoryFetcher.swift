@@ -1,0 +1,89 @@
+internal import AppleAPI
+internal import Foundation
+
+/// Fetches the transaction and refund history of named transactions, several at once, each from the revision the
+/// last fetch ended at (so only what changed comes), every page stored as it arrives.
+struct HistoryFetcher: Sendable {
+    /// One transaction's history of one kind, and where the last fetch left it.
+    struct Subject: Sendable {
+        var kind: AppStoreServerClient.HistoryKind
+        var environment: String
+        var transactionID: String
+        /// The app to ask first (what the archive says), else every configured app in turn.
+        var bundleIDs: [String]
+        var revision: String?
+    }
+
+    enum Event: Sendable {
+        /// A page arrived (stored when it held transactions); `revision` is the one to ask after it.
+        case page(subject: Subject, bundleID: String, revision: String?, count: Int)
+        /// No configured app's key knows the transaction.
+        case unknown(subject: Subject)
+        case failed(UncheckedFailure)
+        case finished
+    }
+
+    let clients: [String: AppStoreServerClient]
+    let folder: String
+    let concurrency: Int
+
+    func fetch(_ subjects: [Subject], stop: StopRequest, events: EventChannel<Event>) async {
+        var pending = subjects[...]
+        var failed = false
+        await withTaskGroup(of: Bool.self) { group in
+            func enqueue() {
+                guard !failed, stop.signal == nil, let subject = pending.popFirst() else { return }
+                group.addTask { await fetchOne(subject, stop: stop, events: events) }
+            }
+            for _ in 0..<max(1, concurrency) { enqueue() }
+            while let succeeded = await group.next() {
+                if !succeeded && !failed {
+                    failed = true
+                    group.cancelAll()
+                }
+                enqueue()
+            }
+        }
+    }
+
+    private func fetchOne(_ subject: Subject, stop: StopRequest, events: EventChannel<Event>) async -> Bool {
+        do {
+            for bundleID in subject.bundleIDs {
+                guard let client = clients[bundleID] else { continue }
+                var revision = subject.revision
+                var known = false
+                while stop.signal == nil {
+                    guard
+                        let page = try await client.history(
+                            subject.kind, transactionID: subject.transactionID, revision: revision)
+                    else { break }
+                    known = true
+                    if page.count > 0 {
+                        let directory =
+                            "\(folder)/\(bundleID)/\(subject.environment)/\(subject.kind.rawValue)/\(subject.transactionID)"
+                        try SpoolWriter.prepare(directory)
+                        // Named by the revision asked after: the same request again writes the same file.
+                        try SpoolWriter.store(
+                            page.body, name: "after-\(Self.safe(revision ?? "start")).json", in: directory)
+                    }
+                    events.send(.page(subject: subject, bundleID: bundleID, revision: page.revision, count: page.count))
+                    revision = page.revision
+                    if !page.hasMore { break }
+                }
+                if known { return true }
+            }
+            events.send(.unknown(subject: subject))
+            return true
+        } catch is CancellationError {
+            return false
+        } catch {
+            events.send(.failed(UncheckedFailure(error: error)))
+            return false
+        }
+    }
+
+    /// A revision as a file name part: letters, digits, `-` and `_` kept, anything else `_`.
+    static func safe(_ text: String) -> String {
+        String(text.prefix(120).map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
+    }
+}

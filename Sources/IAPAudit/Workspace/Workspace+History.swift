@@ -1,0 +1,151 @@
+internal import AppleAPI
+internal import Foundation
+internal import Logging
+internal import Postgres
+
+/// `fetch history`: the transaction and refund history of named transactions, with Apple's revision.
+extension Workspace {
+    /// `iap-audit fetch history`: exclusive of other runs and recorded as one.
+    package func fetchHistory(_ plan: FetchPlan, stop: StopRequest = StopRequest()) throws -> FetchSummary {
+        try exclusively {
+            try recordingRun(
+                "fetch history", settings: ["spool": plan.spool],
+                outcome: { ($0.failure == nil ? .succeeded : .failed, $0.exitCode) }
+            ) { run in
+                let started = Date()
+                var summary = FetchSummary()
+                summary.isDryRun = plan.isDryRun
+                if let server = plan.server, let subjects = plan.history {
+                    try fetchHistory(subjects, server: server, plan: plan, runID: run.id, stop: stop, into: &summary)
+                }
+                summary.seconds = Date().timeIntervalSince(started)
+                return summary
+            }
+        }
+    }
+
+    /// The transactions `subjects` names, in the configured environment.
+    func historyTransactionIDs(_ subjects: FetchPlan.HistorySubjects, environment: String) throws -> [String] {
+        var ids = subjects.transactionIDs
+        if subjects.flagged {
+            let prefix = environment == "Production" ? "" : "sandbox:"
+            let flagged = try connection.query(
+                """
+                SELECT DISTINCT id FROM (
+                    SELECT substr(f.subject_key, length($2) + 1) AS id
+                    FROM flag f
+                    WHERE f.status = 'open' AND f.subject_kind = 'transaction'
+                      AND (($2 = '' AND f.subject_key NOT LIKE 'sandbox:%') OR ($2 <> '' AND f.subject_key LIKE $2 || '%'))
+                    UNION
+                    SELECT coalesce(p.original_transaction_id, p.transaction_id)
+                    FROM flag f
+                    JOIN receipt r ON r.account_key = f.subject_key
+                    JOIN receipt_purchase rp ON rp.receipt_id = r.id
+                    JOIN purchase p ON p.environment = rp.environment AND p.transaction_id = rp.transaction_id
+                    WHERE f.status = 'open' AND f.subject_kind = 'app-account' AND p.environment = $1
+                ) t
+                ORDER BY id
+                """, [environment, prefix], context: "find the transactions of open flags")
+            ids += (0..<flagged.rowCount).compactMap { flagged.string($0, 0) }
+        }
+        var seen = Set<String>()
+        return ids.filter { seen.insert($0).inserted }
+    }
+
+    private func fetchHistory(
+        _ subjects: FetchPlan.HistorySubjects, server: FetchPlan.ServerPlan, plan: FetchPlan, runID: Int64,
+        stop: StopRequest, into summary: inout FetchSummary
+    ) throws {
+        var counts = FetchSummary.HistoryCounts()
+        defer { summary.history = counts }
+        let ids = try historyTransactionIDs(subjects, environment: server.environment)
+        var list: [HistoryFetcher.Subject] = []
+        for id in ids {
+            guard !id.isEmpty, id.allSatisfy(\.isNumber) else {
+                throw IAPAuditError.usage("\(id) is not a transaction id (digits only)")
+            }
+            let known = try connection.query(
+                """
+                SELECT (SELECT bundle_id FROM signed_object WHERE transaction_id = $1 AND bundle_id IS NOT NULL LIMIT 1),
+                       (SELECT revision FROM apple_history_revision WHERE kind = 'transactions' AND environment = $2 AND transaction_id = $1),
+                       (SELECT revision FROM apple_history_revision WHERE kind = 'refunds' AND environment = $2 AND transaction_id = $1)
+                """, [id, server.environment], context: "read what is known of a transaction")
+            let bundle = known.string(0, 0)
+            let bundles = (bundle.map { [$0] } ?? []) + server.bundleIDs.filter { $0 != bundle }
+            list.append(
+                .init(
+                    kind: .transactions, environment: server.environment, transactionID: id, bundleIDs: bundles,
+                    revision: known.string(0, 1)))
+            list.append(
+                .init(
+                    kind: .refunds, environment: server.environment, transactionID: id, bundleIDs: bundles,
+                    revision: known.string(0, 2)))
+        }
+        counts.transactionsAsked = ids.count
+        guard !plan.isDryRun, !list.isEmpty else { return }
+        var clients: [String: AppStoreServerClient] = [:]
+        var https: [AppleHTTPClient] = []
+        do {
+            for bundleID in server.bundleIDs {
+                let http = try AppleHTTPClient(
+                    baseURL: server.url, service: .appStoreServer,
+                    tokens: TokenIssuer(key: server.key, bundleID: bundleID),
+                    policy: plan.policy, concurrency: plan.concurrency, shouldStop: { stop.signal != nil })
+                https.append(http)
+                clients[bundleID] = AppStoreServerClient(http: http)
+            }
+        } catch {
+            throw IAPAuditError.apple(error)
+        }
+        let fetcher = HistoryFetcher(clients: clients, folder: plan.historyFolder, concurrency: plan.concurrency)
+        let events = EventChannel<HistoryFetcher.Event>()
+        let closing = https
+        let subjectList = list
+        Task {
+            await fetcher.fetch(subjectList, stop: stop, events: events)
+            for http in closing { await http.shutdown() }
+            events.send(.finished)
+        }
+        var failure: (any Error)?
+        loop: while true {
+            switch events.next() {
+            case .page(let subject, let bundleID, let revision, let count):
+                try connection.query(
+                    """
+                    INSERT INTO apple_history_revision
+                        (kind, environment, transaction_id, bundle_id, revision, pages, transactions, updated_at, run_id)
+                    VALUES ($1, $2, $3, $4, $5, 1, $6, now(), $7)
+                    ON CONFLICT (kind, environment, transaction_id) DO UPDATE
+                    SET bundle_id = excluded.bundle_id, revision = coalesce(excluded.revision, apple_history_revision.revision),
+                        pages = apple_history_revision.pages + 1,
+                        transactions = apple_history_revision.transactions + excluded.transactions,
+                        updated_at = now(), run_id = excluded.run_id
+                    """,
+                    [
+                        subject.kind.rawValue, subject.environment, subject.transactionID, bundleID, revision, count,
+                        Int(runID),
+                    ],
+                    context: "record a history page's revision")
+                if count > 0 { counts.pages += 1 }
+                if subject.kind == .transactions { counts.transactions += count } else { counts.refunds += count }
+            case .unknown(let subject):
+                if subject.kind == .transactions { counts.unknown.append(subject.transactionID) }
+            case .failed(let error):
+                if failure == nil { failure = error.error }
+            case .finished:
+                break loop
+            }
+        }
+        for http in https {
+            let statistics = http.statistics
+            summary.requests += statistics.requests
+            summary.retries += statistics.retries
+            summary.rateLimited += statistics.rateLimited
+            summary.bytes += statistics.bytes
+            summary.networkSeconds += statistics.networkSeconds
+            summary.backoffSeconds += statistics.backoffSeconds
+        }
+        if failure == nil, let signal = stop.signal { failure = IAPAuditError.interrupted(signal: signal) }
+        if let failure { try recordFetchFailure(failure, into: &summary) }
+    }
+}

@@ -1,0 +1,191 @@
+internal import AppStoreFormats
+internal import AppleAPI
+internal import Foundation
+internal import Logging
+internal import Postgres
+
+/// Notification history (`fetch notifications`, and `fetch`/`run` with `[apple.server]`): windows of a day at most,
+/// resumable at their page through `apple_notification_window`.
+extension Workspace {
+    func fetchNotifications(
+        _ server: FetchPlan.ServerPlan, plan: FetchPlan, runID: Int64?, stop: StopRequest,
+        into summary: inout FetchSummary
+    ) throws {
+        var counts = summary.notifications ?? .init()
+        defer { summary.notifications = counts }
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        // Apple refuses a window that starts before its limit at the moment it is asked, which for the last windows
+        // of a long fetch is minutes or hours after this one: new windows start a day inside the limit, and an
+        // unfinished one is given up once it is within ten minutes of it.
+        let limit = now - Int64(server.historyDays) * 86_400_000
+        let oldest = limit + 86_400_000
+        let givenUp = limit + 600_000
+        let since = plan.notificationsSince.map { Int64(Self.epochDay($0)) * 86_400_000 }
+        var windows: [NotificationWindow] = []
+        for bundleID in server.bundleIDs {
+            for onlyFailures in [false, true] {
+                let stream = [bundleID, server.environment, onlyFailures ? "true" : "false"]
+                if !plan.isDryRun {
+                    let expired = try connection.query(
+                        """
+                        UPDATE apple_notification_window SET complete = true, updated_at = now()
+                        WHERE bundle_id = $1 AND environment = $2 AND only_failures = $3::boolean AND NOT complete
+                          AND window_start < to_timestamp($4::bigint / 1000.0)
+                        """, stream + ["\(givenUp)"], context: "give up notification windows Apple no longer keeps")
+                    counts.expiredWindows += expired.affectedRows
+                }
+                let open = try connection.query(
+                    """
+                    SELECT (extract(epoch FROM window_start) * 1000)::bigint, (extract(epoch FROM window_end) * 1000)::bigint,
+                           next_token, pages
+                    FROM apple_notification_window
+                    WHERE bundle_id = $1 AND environment = $2 AND only_failures = $3::boolean AND NOT complete
+                      AND window_start >= to_timestamp($4::bigint / 1000.0)
+                    ORDER BY window_start
+                    """, stream + ["\(givenUp)"], context: "read unfinished notification windows")
+                for row in 0..<open.rowCount {
+                    windows.append(
+                        NotificationWindow(
+                            bundleID: bundleID, environment: server.environment, onlyFailures: onlyFailures,
+                            start: Int64(open.string(row, 0) ?? "0") ?? 0, end: Int64(open.string(row, 1) ?? "0") ?? 0,
+                            nextToken: open.string(row, 2), pages: open.int(row, 3) ?? 0))
+                }
+                let covered = try connection.query(
+                    """
+                    SELECT (extract(epoch FROM min(window_start)) * 1000)::bigint,
+                           (extract(epoch FROM max(window_end)) * 1000)::bigint
+                    FROM apple_notification_window
+                    WHERE bundle_id = $1 AND environment = $2 AND only_failures = $3::boolean
+                    """, stream, context: "read how far notification history was fetched")
+                let first = covered.string(0, 0).flatMap { Int64($0) }
+                let last = covered.string(0, 1).flatMap { Int64($0) }
+                var spans: [(Int64, Int64)] = []
+                let from = max(since ?? last ?? oldest, oldest)
+                if let first, let last {
+                    if from < first { spans.append((from, first)) }
+                    if last < now { spans.append((max(last, from), now)) }
+                } else {
+                    spans.append((from, now))
+                }
+                for (start, end) in spans where start < end {
+                    for (windowStart, windowEnd) in NotificationWindow.days(from: start, to: end) {
+                        windows.append(
+                            NotificationWindow(
+                                bundleID: bundleID, environment: server.environment, onlyFailures: onlyFailures,
+                                start: windowStart, end: windowEnd, nextToken: nil, pages: 0))
+                    }
+                }
+            }
+        }
+        // Oldest first, across apps and streams: the windows nearest Apple's limit are asked for before they pass it.
+        windows.sort {
+            ($0.start, $0.bundleID, $0.onlyFailures ? 1 : 0) < ($1.start, $1.bundleID, $1.onlyFailures ? 1 : 0)
+        }
+        guard !plan.isDryRun else {
+            counts.pendingWindows += windows.count
+            return
+        }
+        for window in windows where window.pages == 0 && window.nextToken == nil {
+            try connection.query(
+                """
+                INSERT INTO apple_notification_window
+                    (bundle_id, environment, only_failures, window_start, window_end, updated_at, run_id)
+                VALUES ($1, $2, $3::boolean, to_timestamp($4::bigint / 1000.0), to_timestamp($5::bigint / 1000.0), now(), $6)
+                ON CONFLICT DO NOTHING
+                """,
+                [
+                    window.bundleID, window.environment, window.onlyFailures ? "true" : "false", "\(window.start)",
+                    "\(window.end)", runID.map { Int($0) },
+                ], context: "record a notification window")
+        }
+        counts.windows += windows.count
+        guard !windows.isEmpty else { return }
+        var clients: [String: AppStoreServerClient] = [:]
+        var https: [AppleHTTPClient] = []
+        do {
+            for bundleID in server.bundleIDs {
+                let http = try AppleHTTPClient(
+                    baseURL: server.url, service: .appStoreServer,
+                    tokens: TokenIssuer(key: server.key, bundleID: bundleID),
+                    policy: plan.policy, concurrency: plan.concurrency, shouldStop: { stop.signal != nil })
+                https.append(http)
+                clients[bundleID] = AppStoreServerClient(http: http)
+            }
+        } catch {
+            throw IAPAuditError.apple(error)
+        }
+        let fetcher = NotificationFetcher(
+            clients: clients, folder: plan.notificationsFolder, concurrency: plan.concurrency)
+        let events = EventChannel<NotificationFetcher.Event>()
+        let closing = https
+        let windowList = windows
+        Task {
+            await fetcher.fetch(windowList, stop: stop, events: events)
+            for http in closing { await http.shutdown() }
+            events.send(.finished)
+        }
+        var failure: (any Error)?
+        var finishedWindows = Set<String>()
+        var fetcherDone = false
+        while true {
+            switch events.next() {
+            case .page(let window, let number, let next, let hasMore, let count, let repeated):
+                try connection.query(
+                    """
+                    UPDATE apple_notification_window
+                    SET next_token = $5, pages = $6, notifications = notifications + $7, complete = NOT $8::boolean,
+                        updated_at = now(), run_id = $9
+                    WHERE bundle_id = $1 AND environment = $2 AND only_failures = $3::boolean
+                      AND window_start = to_timestamp($4::bigint / 1000.0)
+                    """,
+                    [
+                        window.bundleID, window.environment, window.onlyFailures ? "true" : "false", "\(window.start)",
+                        next, number, count, hasMore ? "true" : "false", runID.map { Int($0) },
+                    ], context: "record a notification page")
+                if repeated { counts.repeatedPages += 1 } else if count > 0 { counts.pages += 1 }
+                counts.notifications += count
+                if window.onlyFailures { counts.undelivered += count }
+                if !hasMore { finishedWindows.insert(window.key) }
+                onProgress?(
+                    Progress(
+                        stage: "fetch notifications", filesDone: finishedWindows.count, filesTotal: windowList.count,
+                        records: counts.notifications, lastFile: NotificationWindow.pageName(number)))
+            case .restarted(let window):
+                counts.restartedWindows += 1
+                try connection.query(
+                    """
+                    UPDATE apple_notification_window SET next_token = NULL, pages = 0, updated_at = now()
+                    WHERE bundle_id = $1 AND environment = $2 AND only_failures = $3::boolean
+                      AND window_start = to_timestamp($4::bigint / 1000.0)
+                    """,
+                    [window.bundleID, window.environment, window.onlyFailures ? "true" : "false", "\(window.start)"],
+                    context: "restart a notification window")
+            case .failed(let error):
+                if failure == nil { failure = error.error }
+            case .finished:
+                fetcherDone = true
+            }
+            if fetcherDone { break }
+        }
+        counts.pendingWindows += windowList.count - finishedWindows.count
+        for http in https {
+            let statistics = http.statistics
+            summary.requests += statistics.requests
+            summary.retries += statistics.retries
+            summary.rateLimited += statistics.rateLimited
+            summary.bytes += statistics.bytes
+            summary.networkSeconds += statistics.networkSeconds
+            summary.backoffSeconds += statistics.backoffSeconds
+        }
+        if failure == nil, let signal = stop.signal { failure = IAPAuditError.interrupted(signal: signal) }
+        if let failure { try recordFetchFailure(failure, into: &summary) }
+    }
+
+    /// Days since 1970-01-01 of a calendar date.
+    static func epochDay(_ date: CalendarDate) -> Int {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .gmt
+        let day = calendar.date(from: DateComponents(year: date.year, month: date.month, day: date.day)) ?? Date()
+        return Int(day.timeIntervalSince1970 / 86_400)
+    }
+}
