@@ -7,7 +7,7 @@
 --   userStatus, refundPreference; lifetime amounts when a purchase of the account has no USD price). The accounts'
 --   histories are as of the last detect (account_purchase). docs/fraud-rules.md ("Refund requests") says how each
 --   field is derived.
--- param: window integer = null -- only the last N days of requests, by request date, ending on the newest request's; null or 0: all (run passes output.window)
+-- param: window days = null -- only the last N days of requests, by request date, ending on the newest request's; null or 0: all (run passes output.window)
 -- sensitive: true
 
 WITH request AS (

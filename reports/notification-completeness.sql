@@ -4,7 +4,7 @@
 --   never recorded (a customer who paid and was not served, a refund never seen), and how many Apple itself failed
 --   to deliver, with its failed attempts. A notification counts once however many pages or copies hold it; its
 --   transactions are in the archive and audited like the rest. Empty until notification history is fetched.
--- param: window integer = null -- only the last N days, by the day Apple signed the notification, ending on the newest such day; null or 0: all (run passes output.window)
+-- param: window days = null -- only the last N days, by the day Apple signed the notification, ending on the newest such day; null or 0: all (run passes output.window)
 -- sensitive: false
 
 WITH copies AS (
