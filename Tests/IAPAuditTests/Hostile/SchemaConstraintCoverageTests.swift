@@ -57,6 +57,9 @@ struct SchemaConstraintCoverageTests {
         "receipt_summary": "copies of stored receipt values",
         "reconciliation_line": "reconciliation's output", "reconcile_file": "reconciliation's own",
         "reconcile_recorded_day": "reconciliation's own", "reconcile_state": "reconciliation's own",
+        "apple_report_fetch": "the fetch's own: which reports Apple had published; their rows come in as files",
+        "apple_notification_window": "the fetch's own: where a window's pages stopped; the pages come in as files",
+        "apple_history_revision": "the fetch's own: Apple's revision token; the pages come in as files",
     ]
 
     /// The types whose values have limits a record can exceed; text, boolean, bytea, jsonb and unconstrained numeric
