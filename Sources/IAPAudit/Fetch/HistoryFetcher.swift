@@ -62,6 +62,7 @@ struct HistoryFetcher: Sendable {
                         let directory =
                             "\(folder)/\(bundleID)/\(subject.environment)/\(subject.kind.rawValue)/\(subject.transactionID)"
                         try SpoolWriter.prepare(directory)
+                        SpoolWriter.removePartials(in: directory)  // a killed fetch's; only this subject writes here
                         // Named by the revision asked after: the same request again writes the same file.
                         try SpoolWriter.store(
                             page.body, name: "after-\(Self.safe(revision ?? "start")).json", in: directory)

@@ -50,6 +50,9 @@ struct NotificationFetcher: Sendable {
         var restarted = false
         var previousItems: [String]?
         let directory = window.folder(in: folder)
+        // Only this window's task writes its folder (the run holds the lock): a partial page there is a killed
+        // fetch's, never finished and never to be.
+        SpoolWriter.removePartials(in: directory)
         do {
             // A page stored by a fetch that was killed before it recorded the page: go on from its token.
             while let stored = Self.storedPage(directory, number: window.pages + 1) {
