@@ -114,32 +114,14 @@ package struct FetchPlan: Sendable {
     ) throws(IAPAuditError)
         -> ReportsPlan
     {
-        func fail(_ key: String, _ message: String) -> IAPAuditError {
-            IAPAuditError.configuration("apple.connect.\(key): \(message)")
-        }
-        func required(_ key: String) throws(IAPAuditError) -> String {
-            guard let value = values[key]?.text, !value.isEmpty else {
-                throw fail(key, "is required in [apple.connect] (or IAP_AUDIT_APPLE_CONNECT_\(key.uppercased()))")
-            }
-            return value
-        }
-        let keyPath = try required("private_key_file")
-        let key: APIKey
-        do {
-            key = try APIKey(keyID: try required("key_id"), issuerID: try required("issuer_id"), path: keyPath)
-        } catch let error as AppleAPIError {
-            throw IAPAuditError.apple(error)
-        } catch let error as IAPAuditError {
-            throw error
-        } catch {
-            throw fail("private_key_file", "\(error)")
-        }
-        let vendor = try required("vendor_number")
-        guard vendor.allSatisfy(\.isNumber) else { throw fail("vendor_number", "takes digits, not \(vendor)") }
+        let section = Section(name: "connect", values: values)
+        let key = try section.key()
+        let vendor = try section.required("vendor_number")
+        guard vendor.allSatisfy(\.isNumber) else { throw section.fail("vendor_number", "takes digits, not \(vendor)") }
         var kinds: [ReportKind] = []
         for name in values["reports"]?.list ?? [ReportKind.salesDaily.rawValue, ReportKind.financial.rawValue] {
             guard let kind = ReportKind(rawValue: name) else {
-                throw fail(
+                throw section.fail(
                     "reports",
                     "unknown report \(name) (known: \(ReportKind.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
@@ -150,49 +132,63 @@ package struct FetchPlan: Sendable {
         var until = latest
         if let text = values["until"]?.text {
             guard let date = CalendarDate(text), text.contains("-") else {
-                throw fail("until", "takes YYYY-MM-DD, not \(text)")
+                throw section.fail("until", "takes YYYY-MM-DD, not \(text)")
             }
             until = min(date, latest)
         }
         var since = until.adding(days: -364)
         if let text = values["since"]?.text {
             guard let date = CalendarDate(text), text.contains("-") else {
-                throw fail("since", "takes YYYY-MM-DD, not \(text)")
+                throw section.fail("since", "takes YYYY-MM-DD, not \(text)")
             }
             since = date
         }
-        guard since <= until else { throw fail("since", "\(since) is after the last day to fetch, \(until)") }
+        guard since <= until else { throw section.fail("since", "\(since) is after the last day to fetch, \(until)") }
         let url = values["url"]?.text ?? "https://api.appstoreconnect.apple.com"
         do { try AppleHTTPClient.checkURL(url) } catch { throw IAPAuditError.apple(error) }
         return ReportsPlan(key: key, vendorNumber: vendor, kinds: kinds.sorted(), since: since, until: until, url: url)
     }
 
-    private static func serverPlan(_ values: [String: AppleConfiguration.Value]) throws(IAPAuditError) -> ServerPlan {
+    /// One `[apple.<name>]` section's values: the refusals name the key as the file and the environment spell it.
+    private struct Section {
+        let name: String
+        let values: [String: AppleConfiguration.Value]
+
         func fail(_ key: String, _ message: String) -> IAPAuditError {
-            IAPAuditError.configuration("apple.server.\(key): \(message)")
+            IAPAuditError.configuration("apple.\(name).\(key): \(message)")
         }
+
         func required(_ key: String) throws(IAPAuditError) -> String {
             guard let value = values[key]?.text, !value.isEmpty else {
-                throw fail(key, "is required in [apple.server] (or IAP_AUDIT_APPLE_SERVER_\(key.uppercased()))")
+                throw fail(
+                    key, "is required in [apple.\(name)] (or IAP_AUDIT_APPLE_\(name.uppercased())_\(key.uppercased()))")
             }
             return value
         }
-        let keyPath = try required("private_key_file")
-        let key: APIKey
-        do {
-            key = try APIKey(keyID: try required("key_id"), issuerID: try required("issuer_id"), path: keyPath)
-        } catch let error as AppleAPIError {
-            throw IAPAuditError.apple(error)
-        } catch let error as IAPAuditError {
-            throw error
-        } catch {
-            throw fail("private_key_file", "\(error)")
+
+        /// The section's API key: its id, its issuer and its `.p8` file (refused when others can read it).
+        func key() throws(IAPAuditError) -> APIKey {
+            let keyPath = try required("private_key_file")
+            do {
+                return try APIKey(keyID: try required("key_id"), issuerID: try required("issuer_id"), path: keyPath)
+            } catch let error as AppleAPIError {
+                throw IAPAuditError.apple(error)
+            } catch let error as IAPAuditError {
+                throw error
+            } catch {
+                throw fail("private_key_file", "\(error)")
+            }
         }
+    }
+
+    private static func serverPlan(_ values: [String: AppleConfiguration.Value]) throws(IAPAuditError) -> ServerPlan {
+        let section = Section(name: "server", values: values)
+        let key = try section.key()
         let bundleIDs = values["bundle_ids"]?.list.filter { !$0.isEmpty } ?? []
-        guard !bundleIDs.isEmpty else { throw fail("bundle_ids", "names no app: give the apps' bundle ids") }
+        guard !bundleIDs.isEmpty else { throw section.fail("bundle_ids", "names no app: give the apps' bundle ids") }
         let environment = values["environment"]?.text ?? "Production"
         guard ["Production", "Sandbox"].contains(environment) else {
-            throw fail("environment", "takes Production or Sandbox, not \(environment)")
+            throw section.fail("environment", "takes Production or Sandbox, not \(environment)")
         }
         let url = values["url"]?.text ?? AppStoreServerClient.defaultURL(environment: environment)
         do { try AppleHTTPClient.checkURL(url) } catch { throw IAPAuditError.apple(error) }
