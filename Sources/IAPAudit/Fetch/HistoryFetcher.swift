@@ -28,21 +28,8 @@ struct HistoryFetcher: Sendable {
     let concurrency: Int
 
     func fetch(_ subjects: [Subject], stop: StopRequest, events: EventChannel<Event>) async {
-        var pending = subjects[...]
-        var failed = false
-        await withTaskGroup(of: Bool.self) { group in
-            func enqueue() {
-                guard !failed, stop.signal == nil, let subject = pending.popFirst() else { return }
-                group.addTask { await fetchOne(subject, stop: stop, events: events) }
-            }
-            for _ in 0..<max(1, concurrency) { enqueue() }
-            while let succeeded = await group.next() {
-                if !succeeded && !failed {
-                    failed = true
-                    group.cancelAll()
-                }
-                enqueue()
-            }
+        await runBounded(subjects, concurrency: concurrency, stop: stop) { subject in
+            await fetchOne(subject, stop: stop, events: events)
         }
     }
 

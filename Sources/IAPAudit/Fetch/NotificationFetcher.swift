@@ -24,21 +24,8 @@ struct NotificationFetcher: Sendable {
 
     /// Fetches every window, sending what happens to `events` (the caller sends `.finished` after).
     func fetch(_ windows: [NotificationWindow], stop: StopRequest, events: EventChannel<Event>) async {
-        var pending = windows[...]
-        var failed = false
-        await withTaskGroup(of: Bool.self) { group in
-            func enqueue() {
-                guard !failed, stop.signal == nil, let window = pending.popFirst() else { return }
-                group.addTask { await fetchWindow(window, stop: stop, events: events) }
-            }
-            for _ in 0..<max(1, concurrency) { enqueue() }
-            while let succeeded = await group.next() {
-                if !succeeded && !failed {
-                    failed = true
-                    group.cancelAll()
-                }
-                enqueue()
-            }
+        await runBounded(windows, concurrency: concurrency, stop: stop) { window in
+            await fetchWindow(window, stop: stop, events: events)
         }
     }
 
