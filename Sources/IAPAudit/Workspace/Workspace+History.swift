@@ -83,20 +83,7 @@ extension Workspace {
         }
         counts.transactionsAsked = ids.count
         guard !plan.isDryRun, !list.isEmpty else { return }
-        var clients: [String: AppStoreServerClient] = [:]
-        var https: [AppleHTTPClient] = []
-        do {
-            for bundleID in server.bundleIDs {
-                let http = try AppleHTTPClient(
-                    baseURL: server.url, service: .appStoreServer,
-                    tokens: TokenIssuer(key: server.key, bundleID: bundleID),
-                    policy: plan.policy, concurrency: plan.concurrency, shouldStop: { stop.signal != nil })
-                https.append(http)
-                clients[bundleID] = AppStoreServerClient(http: http)
-            }
-        } catch {
-            throw IAPAuditError.apple(error)
-        }
+        let (clients, https) = try serverClients(server, plan: plan, stop: stop)
         let fetcher = HistoryFetcher(clients: clients, folder: plan.historyFolder, concurrency: plan.concurrency)
         let events = EventChannel<HistoryFetcher.Event>()
         let closing = https

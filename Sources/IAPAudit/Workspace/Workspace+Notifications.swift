@@ -100,20 +100,7 @@ extension Workspace {
         }
         counts.windows += windows.count
         guard !windows.isEmpty else { return }
-        var clients: [String: AppStoreServerClient] = [:]
-        var https: [AppleHTTPClient] = []
-        do {
-            for bundleID in server.bundleIDs {
-                let http = try AppleHTTPClient(
-                    baseURL: server.url, service: .appStoreServer,
-                    tokens: TokenIssuer(key: server.key, bundleID: bundleID),
-                    policy: plan.policy, concurrency: plan.concurrency, shouldStop: { stop.signal != nil })
-                https.append(http)
-                clients[bundleID] = AppStoreServerClient(http: http)
-            }
-        } catch {
-            throw IAPAuditError.apple(error)
-        }
+        let (clients, https) = try serverClients(server, plan: plan, stop: stop)
         let fetcher = NotificationFetcher(
             clients: clients, folder: plan.notificationsFolder, concurrency: plan.concurrency)
         let events = EventChannel<NotificationFetcher.Event>()
@@ -187,5 +174,27 @@ extension Workspace {
         calendar.timeZone = TimeZone(identifier: "UTC") ?? .gmt
         let day = calendar.date(from: DateComponents(year: date.year, month: date.month, day: date.day)) ?? Date()
         return Int(day.timeIntervalSince1970 / 86_400)
+    }
+
+    /// One App Store Server API client per configured app (a token names its bundle id), and the HTTP clients to shut
+    /// down when the fetch ends.
+    func serverClients(
+        _ server: FetchPlan.ServerPlan, plan: FetchPlan, stop: StopRequest
+    ) throws(IAPAuditError) -> (clients: [String: AppStoreServerClient], http: [AppleHTTPClient]) {
+        var clients: [String: AppStoreServerClient] = [:]
+        var https: [AppleHTTPClient] = []
+        do {
+            for bundleID in server.bundleIDs {
+                let http = try AppleHTTPClient(
+                    baseURL: server.url, service: .appStoreServer,
+                    tokens: TokenIssuer(key: server.key, bundleID: bundleID),
+                    policy: plan.policy, concurrency: plan.concurrency, shouldStop: { stop.signal != nil })
+                https.append(http)
+                clients[bundleID] = AppStoreServerClient(http: http)
+            }
+        } catch {
+            throw IAPAuditError.apple(error)
+        }
+        return (clients, https)
     }
 }
