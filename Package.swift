@@ -176,7 +176,8 @@ let package = Package(
             swiftSettings: strictSettings),
         // Snapshots/: fixture rows and the pages they must render as (read from the checkout, not bundled).
         .testTarget(
-            name: "ReportsTests", dependencies: ["Reports"], exclude: ["Snapshots"], swiftSettings: strictSettings),
+            name: "ReportsTests", dependencies: ["Reports", "TestSupport"], exclude: ["Snapshots"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "IAPAuditTests",
             dependencies: [

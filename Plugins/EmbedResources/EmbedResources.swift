@@ -1,7 +1,7 @@
 import Foundation
 import PackagePlugin
 
-/// Embeds the package's `sql/` migrations, `sql/queries/`, `sql/rules/` and `reports/` definitions into the target as Swift string literals.
+/// Embeds the package's `sql/` migrations, `sql/queries/`, `sql/rules/`, `sql/views/` and `reports/` definitions into the target as Swift string literals.
 ///
 /// An installed `iap-audit` then carries its schema and reports with it: no source tree needed at run time, and a
 /// migration's checksum is computed over exactly the text that was built in.
@@ -14,7 +14,8 @@ struct EmbedResources: BuildToolPlugin {
         var arguments: [String] = []
         // group name in the generated enum → folder of the package
         for (group, folder) in [
-            ("migrations", "sql"), ("queries", "sql/queries"), ("rules", "sql/rules"), ("reports", "reports"),
+            ("migrations", "sql"), ("queries", "sql/queries"), ("rules", "sql/rules"), ("views", "sql/views"),
+            ("reports", "reports"),
         ] {
             let directory = packageDirectory.appending(path: folder)
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []

@@ -162,11 +162,7 @@ package struct CopyWriter {
         separate()
         // COPY text format: the bytea text form `\x…` with its backslash escaped.
         buffer.append(contentsOf: [0x5C, 0x5C, 0x78])
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
-        for byte in bytes {
-            buffer.append(hex[Int(byte >> 4)])
-            buffer.append(hex[Int(byte & 0x0F)])
-        }
+        PostgresBytes.appendHex(bytes, to: &buffer)
     }
 
     /// Appends a field already in PostgreSQL text input form that needs no escaping (timestamps, numbers).

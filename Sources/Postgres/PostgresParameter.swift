@@ -46,15 +46,21 @@ package struct PostgresBytes: PostgresParameter, Equatable, Hashable {
     }
 
     package var postgresText: String {
-        let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = [UInt8(ascii: "\\"), UInt8(ascii: "x")]
         text.reserveCapacity(2 + 2 * bytes.count)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
-        }
+        Self.appendHex(bytes, to: &text)
         return String(decoding: text, as: UTF8.self)
     }
+
+    /// Appends two lowercase hex digits a byte: the body of `bytea`'s hex format, here and in COPY rows.
+    static func appendHex(_ bytes: some Sequence<UInt8>, to text: inout [UInt8]) {
+        for byte in bytes {
+            text.append(hexDigits[Int(byte >> 4)])
+            text.append(hexDigits[Int(byte & 0x0F)])
+        }
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }
 
 /// A `text[]` parameter: an array literal in which every element is double-quoted, so commas, braces, spaces, empty

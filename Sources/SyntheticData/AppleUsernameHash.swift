@@ -9,12 +9,14 @@ enum AppleUsernameHash {
     /// The 71-character hash of `username`.
     static func hash(_ username: String) -> String {
         let digest = sha256(Array(username.utf8))
+        // Its own digits, not AppStoreFormats' LowercaseHex, which the code under test writes with.
+        let digits = Array("0123456789abcdef")
         var text = ""
         text.reserveCapacity(71)
         for (index, byte) in digest.enumerated() {
             if index > 0 && index % 4 == 0 { text.append("-") }
-            text.append(Character(Unicode.Scalar(JSONByteWriter.hexDigits[Int(byte >> 4)])))
-            text.append(Character(Unicode.Scalar(JSONByteWriter.hexDigits[Int(byte & 0x0F)])))
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
         }
         return text
     }

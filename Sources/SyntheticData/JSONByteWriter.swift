@@ -1,3 +1,5 @@
+internal import AppStoreFormats
+
 /// An append-only JSON writer over a byte buffer: much faster than `JSONEncoder` for millions of small objects, and its
 /// output (key order, spacing) is fixed, which byte-identical output from one seed needs.
 ///
@@ -244,45 +246,6 @@ struct JSONByteWriter {
     }
 
     private mutating func appendEscaped(_ buffer: UnsafeBufferPointer<UInt8>) {
-        // Nearly every string needs no escaping: check first, then copy it whole.
-        let slash = escapesSlashes
-        let isPlain = buffer.allSatisfy { byte in
-            byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
-                && !(slash && byte == UInt8(ascii: "/"))
-        }
-        if isPlain {
-            bytes.append(contentsOf: buffer)
-            return
-        }
-        for byte in buffer {
-            switch byte {
-            case UInt8(ascii: "\""):
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(byte)
-            case UInt8(ascii: "\\"):
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(byte)
-            case UInt8(ascii: "/") where escapesSlashes:
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(byte)
-            case 0x0A:
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(UInt8(ascii: "n"))
-            case 0x09:
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(UInt8(ascii: "t"))
-            case 0x0D:
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(UInt8(ascii: "r"))
-            case 0..<0x20:
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0x0F)])
-            default:
-                bytes.append(byte)
-            }
-        }
+        JSONStringEscaping.append(buffer, to: &bytes, escapingSlashes: escapesSlashes)
     }
-
-    static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }

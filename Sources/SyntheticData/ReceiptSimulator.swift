@@ -1,3 +1,5 @@
+internal import AppStoreFormats
+
 /// Decides, receipt by receipt, what happens to an account in the App Store — purchases, renewals, upgrades,
 /// refunds, restores, family sharing, sandbox tests, errors — and hands out transaction ids.
 ///
@@ -547,7 +549,7 @@ struct ReceiptSimulator {
         var bits: UInt64 = 0
         for index in 0..<count {
             if index % 16 == 0 { bits = rng.next() }
-            digits.append(JSONByteWriter.hexDigits[Int(bits & 0xF)])
+            digits.append(LowercaseHex.digits[Int(bits & 0xF)])
             bits >>= 4
         }
         return digits
@@ -557,7 +559,7 @@ struct ReceiptSimulator {
     private mutating func uuid(uppercase: Bool) -> [UInt8] {
         var digits = hexDigits(count: 32)
         digits[12] = UInt8(ascii: "4")
-        digits[16] = JSONByteWriter.hexDigits[8 + Int(digits[16] % 4)]
+        digits[16] = LowercaseHex.digits[8 + Int(digits[16] % 4)]
         var text: [UInt8] = []
         text.reserveCapacity(36)
         for (index, digit) in digits.enumerated() {

@@ -7,7 +7,9 @@ guard let output = arguments.first, arguments.count % 2 == 1 else {
     FileHandle.standardError.write(Data("usage: embed-resources OUTPUT (GROUP FILE)...\n".utf8))
     exit(64)
 }
-var groups: [String: [(name: String, text: String)]] = ["migrations": [], "queries": [], "rules": [], "reports": []]
+var groups: [String: [(name: String, text: String)]] = [
+    "migrations": [], "queries": [], "rules": [], "views": [], "reports": [],
+]
 var pairs = Array(arguments.dropFirst())
 while pairs.count >= 2 {
     let group = pairs.removeFirst()

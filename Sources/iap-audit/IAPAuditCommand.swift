@@ -1,4 +1,5 @@
 import ArgumentParser
+import IAPAudit
 
 /// `iap-audit`: the App Store purchase audit pipeline.
 @main
@@ -14,7 +15,7 @@ struct IAPAuditCommand: ParsableCommand {
             70 internal error, 75 another run holds the lock, 76 fetching from Apple failed, 77 Apple refused the key, \
             78 configuration error.
             """,
-        version: "0.1.0",
+        version: Workspace.version,
         subcommands: [
             RunCommand.self, IngestCommand.self, CatalogCommand.self, ReportCommand.self, HashUsernameCommand.self,
             DetectCommand.self, ReconcileCommand.self, ConfigCommand.self, DatabaseCommand.self, InitCommand.self,

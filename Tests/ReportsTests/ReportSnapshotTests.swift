@@ -1,10 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Reports
 
 /// Every shipped report, rendered from committed fixture rows (`Snapshots/NAME.rows.json`, rows as the demo's run
-/// gives them) in every format and compared with the committed pages (`Snapshots/NAME.html`, `.csv`, `.json`, `.md`).
+/// gives them) in every format and compared with the committed pages (`Snapshots/NAME.html.snapshot`, `.csv.snapshot`,
+/// `.json.snapshot`, `.md.snapshot`: expected output, kept as data).
 ///
 /// A change to a page shows as a diff of its lines in the failure. When the change is meant, write the new pages with
 /// `IAP_AUDIT_UPDATE_SNAPSHOTS=1 swift test --filter ReportSnapshotTests` and review them with `git diff`.
@@ -55,44 +57,17 @@ struct ReportSnapshotTests {
         else { return }
         var table = try Self.table(name, definition: definition)
         table.navigation = [ReportTable.Link(text: "Run summary", href: "index.html")]
-        let update = ProcessInfo.processInfo.environment["IAP_AUDIT_UPDATE_SNAPSHOTS"] == "1"
         for format in ReportFormat.allCases {
             let actual = String(
                 decoding: ReportRenderer.render(table, as: format, chart: definition.chart), as: UTF8.self)
-            let url = Self.snapshots.appendingPathComponent("\(name).\(format.fileExtension)")
-            if update {
-                try Data(actual.utf8).write(to: url)
-                continue
-            }
-            // Decoded by hand: reading a file as a String drops a CSV's byte order mark.
-            let expected = String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self)
-            #expect(
-                actual == expected,
-                "Snapshots/\(name).\(format.fileExtension) differs:\n\(Self.diff(expected, actual))")
+            let file = Self.snapshots.appendingPathComponent("\(name).\(format.fileExtension).snapshot")
+            let mismatch = try Snapshot.mismatch(actual, file: file)
+            #expect(mismatch == nil, "\(mismatch ?? "")")
         }
-    }
-
-    /// The lines that differ between `expected` and `actual` (after their common first and last lines), as `-` and
-    /// `+` lines with two lines of context: enough to see what changed on a page.
-    static func diff(_ expected: String, _ actual: String) -> String {
-        let old = expected.split(separator: "\n", omittingEmptySubsequences: false)
-        let new = actual.split(separator: "\n", omittingEmptySubsequences: false)
-        var prefix = 0
-        while prefix < min(old.count, new.count), old[prefix] == new[prefix] { prefix += 1 }
-        var suffix = 0
-        while suffix < min(old.count, new.count) - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] {
-            suffix += 1
-        }
-        var lines = ["@@ line \(prefix + 1) @@"]
-        lines += old[max(0, prefix - 2)..<prefix].map { "  " + $0 }
-        lines += old[prefix..<(old.count - suffix)].prefix(40).map { "- " + $0 }
-        lines += new[prefix..<(new.count - suffix)].prefix(40).map { "+ " + $0 }
-        lines += old[(old.count - suffix)..<min(old.count, old.count - suffix + 2)].map { "  " + $0 }
-        return lines.joined(separator: "\n")
     }
 
     @Test func theDiffShowsTheChangedLines() {
-        let diff = Self.diff("a\nb\nc\nd\ne", "a\nb\nX\nd\ne")
+        let diff = Snapshot.diff("a\nb\nc\nd\ne", "a\nb\nX\nd\ne")
         #expect(diff == "@@ line 3 @@\n  a\n  b\n- c\n+ X\n  d\n  e")
     }
 }

@@ -56,7 +56,7 @@ package struct AccountKeyHasher: Sendable {
     package var scheme: String {
         guard let pepper else { return "apple-sha256" }
         // A fingerprint identifies the pepper without revealing it.
-        let fingerprint = Self.hex(Array(SHA256.hash(data: Array("iap-audit pepper fingerprint".utf8) + pepper)))
+        let fingerprint = LowercaseHex.string(SHA256.hash(data: Array("iap-audit pepper fingerprint".utf8) + pepper))
         return "hmac-sha256:" + fingerprint.prefix(16)
     }
 
@@ -65,22 +65,11 @@ package struct AccountKeyHasher: Sendable {
         text.reserveCapacity(71)
         for (index, byte) in digest.enumerated() {
             if index > 0 && index % 4 == 0 { text.append(UInt8(ascii: "-")) }
-            text.append(hexDigits[Int(byte >> 4)])
-            text.append(hexDigits[Int(byte & 0x0F)])
+            LowercaseHex.append(byte, to: &text)
         }
         return String(decoding: text, as: UTF8.self)
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map(hexPair).joined()
-    }
-
-    private static func hexPair(_ byte: UInt8) -> String {
-        let digits = Array("0123456789abcdef")
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-    }
 }
 
 /// SHA-256 of arbitrary bytes, for content hashes (files, receipt data).

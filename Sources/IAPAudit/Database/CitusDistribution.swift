@@ -25,6 +25,7 @@ package enum CitusDistribution {
     /// have foreign keys to them; within a colocation group, its first table first.
     package static let placements: [(table: String, placement: Placement)] = [
         ("schema_migration", .reference),
+        ("schema_view", .reference),
         ("install_setting", .reference),
         ("pipeline_run", .reference),
         ("input_file", .reference),
@@ -106,30 +107,6 @@ package enum CitusDistribution {
                 logger.info("placed table on the Citus cluster", metadata: ["table": "\(table)", "as": "\(placement)"])
             }
         }
-    }
-
-    /// The views with a second form for Citus (`sql/queries/citus_views.sql`), whose comments end in `citusFormMark`.
-    package static let viewsWithCitusForm = ["store_account_members"]
-    static let citusFormMark = "(Citus form)"
-
-    /// Gives the views in `viewsWithCitusForm` their Citus form, once: the form's comment marks it, so a command
-    /// finds it in place with one catalog read. A migration that re-creates one of them comments it anew, without
-    /// the mark, and the next command replaces it again.
-    package static func replaceViews(_ connection: Connection, logger: Logger) throws {
-        let unmarked = """
-            SELECT v FROM unnest($1::text[]) AS v
-            WHERE to_regclass(v) IS NOT NULL
-              AND coalesce(obj_description(to_regclass(v), 'pg_class'), '') NOT LIKE '%' || $2
-            """
-        guard
-            try connection.query(unmarked, [viewsWithCitusForm, citusFormMark], context: "read the views' forms")
-                .rowCount > 0
-        else { return }
-        try connection.transaction {
-            try connection.advisoryTransactionLock(Migrator.lockKey)
-            try connection.runQueryFile("citus_views", context: "give the views their Citus form")
-        }
-        logger.info("gave views their Citus form", metadata: ["views": "\(viewsWithCitusForm.joined(separator: ", "))"])
     }
 
     /// The tables placed where `placements` puts them. A Citus local table counts only where that is its place:

@@ -40,8 +40,8 @@ package enum DatabaseLocation: Sendable {
         }
     }
 
-    /// Connects (starting the embedded server and creating its database when needed), migrates the schema and, on a
-    /// Citus coordinator, places the tables and gives the views their Citus form.
+    /// Connects (starting the embedded server and creating its database when needed), migrates the schema (the views
+    /// in the forms its server runs) and, on a Citus coordinator, places the tables.
     package func connect(environment: [String: String], logger: Logger) throws -> Connection {
         let connection: Connection
         do {
@@ -65,7 +65,6 @@ package enum DatabaseLocation: Sendable {
         try Migrator(logger: logger).migrate(connection)
         if try CitusDistribution.isPresent(on: connection) {
             try CitusDistribution.placeTables(connection, logger: logger)
-            try CitusDistribution.replaceViews(connection, logger: logger)
             try CitusDistribution.configureSession(connection)
         }
         return connection

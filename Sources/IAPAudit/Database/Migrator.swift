@@ -4,7 +4,8 @@ package import Postgres
 /// Brings a database's schema up to date with the migrations built into this binary.
 ///
 /// Migrations are forward only: each file runs once, in its own transaction, and is recorded with a checksum; a
-/// changed file that was already applied is refused rather than silently re-interpreted.
+/// changed file that was already applied is refused rather than silently re-interpreted. Views are not migrations:
+/// after the numbered files, each view in `sql/views/` is re-created when its text changed (`applyViews`).
 package struct Migrator {
     /// One migration: `0001_create_core.sql` has version 1.
     package struct Migration: Sendable {
@@ -33,15 +34,24 @@ package struct Migrator {
     }
 
     private let migrations: [Migration]
-    private let logger: Logger
+    /// The views to keep current; nil for those built in, in the connected server's dialect.
+    private let viewDefinitions: [ViewDefinition]?
+    let logger: Logger
 
-    /// A migrator for `migrations` (normally `builtIn`).
-    package init(migrations: [Migration] = Migrator.builtIn, logger: Logger) {
+    /// A migrator for `migrations` (normally `builtIn`) and `views` (normally those built in).
+    package init(migrations: [Migration] = Migrator.builtIn, views: [ViewDefinition]? = nil, logger: Logger) {
         self.migrations = migrations
+        self.viewDefinitions = views
         self.logger = logger
     }
 
-    /// Applies every pending migration; returns the versions applied.
+    /// The views this migrator keeps current on `connection`, each after those it reads.
+    func views(for connection: Connection) throws -> [ViewDefinition] {
+        if let viewDefinitions { return try ViewDefinition.inDependencyOrder(viewDefinitions) }
+        return try ViewDefinition.builtIn(for: QueryDialect.of(connection))
+    }
+
+    /// Applies every pending migration, then every changed view; returns the versions applied.
     @discardableResult
     package func migrate(_ connection: Connection) throws -> [Int] {
         try connection.transaction {
@@ -86,6 +96,8 @@ package struct Migrator {
         if let known = migrations.last?.version, newest > known {
             throw IAPAuditError.schemaNewerThanBinary(database: newest, binary: known)
         }
+        // Only now: a binary older than the schema must not put its older views back.
+        try applyViews(connection)
         return applied
     }
 }

@@ -1,3 +1,4 @@
+internal import AppStoreFormats
 internal import Crypto
 internal import Foundation
 package import Postgres
@@ -82,9 +83,6 @@ enum SQLResources {
 
     /// Lowercase hex SHA-256 of a text, for migration checksums.
     static func checksum(_ text: String) -> String {
-        SHA256.hash(data: Array(text.utf8)).map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-        }.joined()
+        LowercaseHex.string(SHA256.hash(data: Array(text.utf8)))
     }
 }

@@ -1,3 +1,4 @@
+internal import AppStoreFormats
 internal import Crypto
 internal import Dispatch
 internal import Foundation
@@ -216,7 +217,7 @@ struct SubjectPages {
                 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
         }
         if plain && !key.isEmpty && key.utf8.count <= 100 { return key }
-        return "h" + SHA256.hash(data: Array(key.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        return "h" + LowercaseHex.string(SHA256.hash(data: Array(key.utf8)).prefix(16))
     }
 
     /// How a subject reads: "account 3f2a…", "transaction 1000000123", "store account sa-…".

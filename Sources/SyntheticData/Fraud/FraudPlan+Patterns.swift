@@ -46,10 +46,7 @@ extension FraudPlan {
                 "replay\(index + 3)@example.org", at: at(day: 5, hour: hour, minute: 5), receiptData: copiedData,
                 response: appReceipt(Self.photoFX, inApp: [credits]))
         }
-        let digest = ContentHash.sha256(Array(copiedData.utf8)).map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-        }.joined()
+        let digest = LowercaseHex.string(ContentHash.sha256(Array(copiedData.utf8)))
         expect(
             "byte-identical receipt posted by two accounts", "receipt-replay",
             FraudManifest.Subject(kind: "receipt-data", key: digest), "high")

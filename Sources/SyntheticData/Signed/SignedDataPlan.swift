@@ -1,3 +1,5 @@
+internal import AppStoreFormats
+
 /// Simulates StoreKit 2 accounts over the scenario's days — purchases, renewals, an upgrade, a family-shared grant,
 /// a prorated refund — and lays out every record that delivers them, in every shape docs/decisions.md ("Signed
 /// data") lists, plus the planted failures. `SignedRecordWriter` writes the lines and the manifest.
@@ -872,8 +874,7 @@ struct SignedDataPlan {
     }
 
     private mutating func hex(count: Int) -> String {
-        let digits = Array("0123456789abcdef")
-        return String((0..<count).map { _ in digits[rng.nextInt(below: 16)] })
+        String(decoding: (0..<count).map { _ in LowercaseHex.digits[rng.nextInt(below: 16)] }, as: UTF8.self)
     }
 
     /// A lowercase version-4 UUID, as `appAccountToken` and `notificationUUID` are written.

@@ -54,23 +54,22 @@ struct CitusDistributionTests {
                 #expect(found.string(0, 0) == "h" && found.string(0, 2) == column, "\(table)")
             }
         }
-        for view in CitusDistribution.viewsWithCitusForm {
-            let comment = try connection.query("SELECT obj_description($1::regclass, 'pg_class')", [view])
-            #expect(comment.string(0, 0)?.hasSuffix(CitusDistribution.citusFormMark) == true, "\(view)")
+        for view in try ViewDefinition.builtIn(for: .citus) {
+            let recorded = try connection.query("SELECT checksum FROM schema_view WHERE name = $1", [view.name])
+            #expect(recorded.string(0, 0) == view.checksum, "\(view.name) is not in its Citus form")
         }
     }
 
-    /// The views a coordinator gives another form are those `citus_views.sql` replaces, each marked in its comment.
-    @Test func citusViewFormsAreTheListedOnesAndMarked() throws {
-        let text = try SQLResources.query("citus_views")
-        let replaced = text.split(separator: "\n").compactMap { line -> String? in
-            guard line.hasPrefix("CREATE OR REPLACE VIEW ") else { return nil }
-            return line.dropFirst("CREATE OR REPLACE VIEW ".count).split(separator: " ").first.map(String.init)
+    /// A view's Citus form (`sql/views/<name>.citus.sql`) replaces the view of its name, and only where the plain
+    /// form differs.
+    @Test func citusFormsReplaceTheirOwnView() throws {
+        let plain = try ViewDefinition.builtIn(for: .postgres)
+        let citus = try ViewDefinition.builtIn(for: .citus)
+        #expect(plain.map(\.name) == citus.map(\.name))
+        let forms = zip(plain, citus).filter { $0.text != $1.text }
+        #expect(forms.map(\.1.name) == ["store_account_members"])
+        for (_, form) in forms {
+            #expect(form.text.contains("CREATE OR REPLACE VIEW \(form.name) AS"))
         }
-        #expect(replaced == CitusDistribution.viewsWithCitusForm)
-        for view in replaced {
-            #expect(text.contains("COMMENT ON VIEW \(view) IS"), "\(view) has no comment to carry the mark")
-        }
-        #expect(text.contains(CitusDistribution.citusFormMark + "'"))
     }
 }

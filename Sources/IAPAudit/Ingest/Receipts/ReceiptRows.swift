@@ -140,31 +140,14 @@ enum ReceiptRows {
             json.append(UInt8(ascii: "{"))
             for (position, (key, value)) in members.enumerated() {
                 if position > 0 { json.append(UInt8(ascii: ",")) }
-                appendJSONString(key, to: &json)
+                JSONStringEscaping.appendQuoted(key, to: &json)
                 json.append(UInt8(ascii: ":"))
-                appendJSONString(value, to: &json)
+                JSONStringEscaping.appendQuoted(value, to: &json)
             }
             json.append(UInt8(ascii: "}"))
         }
         json.append(UInt8(ascii: "]"))
         return json
-    }
-
-    /// `text` as a JSON string literal, escaped even though paths and member names are ASCII names of our own.
-    private static func appendJSONString(_ text: String, to json: inout [UInt8]) {
-        json.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                json += [UInt8(ascii: "\\"), byte]
-            case 0x00..<0x20:
-                let digits = Array("0123456789abcdef".utf8)
-                json += Array("\\u00".utf8) + [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
-            default:
-                json.append(byte)
-            }
-        }
-        json.append(UInt8(ascii: "\""))
     }
 
     /// The record's identity (see sql/0007): the first 64 bits of SHA-256 over the stored record, a zero byte and

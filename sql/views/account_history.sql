@@ -1,0 +1,45 @@
+-- readers: iap_audit_analyst
+-- Everything about one app account, newest first: filter on account_key (the value hash-username prints).
+-- A receipt's transactions are joined in a subquery of tables alone, the store account outside it: a form Citus can
+-- run (issue 14); PostgreSQL flattens the subquery.
+CREATE OR REPLACE VIEW account_history AS
+SELECT r.account_key, coalesce(r.recorded_at, r.request_date) AS at, 'receipt' AS kind, r.id::text AS ref,
+       jsonb_build_object('receipt_id', r.id, 'status', r.status, 'environment', r.environment,
+           'is_sandbox', r.is_sandbox, 'style', r.style, 'bundle_id', r.bundle_id, 'store_account', r.store_account,
+           'transaction_entries', r.transaction_entries,
+           'receipt_data_sha256', encode(r.receipt_data_sha256, 'hex')) AS detail
+FROM receipt r
+WHERE r.account_key IS NOT NULL
+UNION ALL
+SELECT x.account_key, x.purchase_date, 'transaction', x.transaction_id,
+       jsonb_build_object('receipt_id', x.receipt_id, 'environment', x.environment, 'product_id', x.product_id,
+           'original_transaction_id', x.original_transaction_id, 'quantity', x.quantity,
+           'cancellation_date', x.cancellation_date, 'cancellation_reason', x.cancellation_reason,
+           'is_upgraded', x.is_upgraded, 'in_app_ownership_type', x.in_app_ownership_type,
+           'is_trial_period', x.is_trial_period, 'store_account_key', m.store_account_key)
+FROM (
+    SELECT r.account_key, r.id AS receipt_id, p.environment, p.transaction_id, p.purchase_date, p.product_id,
+           p.original_transaction_id, p.quantity, p.cancellation_date, p.cancellation_reason, p.is_upgraded,
+           p.in_app_ownership_type, p.is_trial_period
+    FROM receipt r
+    JOIN receipt_purchase rp ON rp.receipt_id = r.id
+    JOIN purchase p ON p.environment = rp.environment AND p.transaction_id = rp.transaction_id
+    WHERE r.account_key IS NOT NULL
+) x
+LEFT JOIN store_account_member m ON x.environment = 'Production'
+    AND m.original_transaction_id = coalesce(x.original_transaction_id, x.transaction_id)
+UNION ALL
+SELECT ap.account_key, min(ap.purchase_date), 'store-account', ap.store_account_key,
+       jsonb_build_object('store_account_key', ap.store_account_key, 'is_confirmed', bool_or(s.is_confirmed),
+           'purchases', count(*), 'last_purchase_date', max(ap.purchase_date))
+FROM account_purchase ap
+JOIN store_account s ON s.key = ap.store_account_key
+GROUP BY ap.account_key, ap.store_account_key
+UNION ALL
+SELECT f.subject_key, f.window_end, 'flag', f.id::text,
+       jsonb_build_object('flag_id', f.id, 'rule', f.rule, 'severity', f.severity, 'status', f.status,
+           'score', f.score, 'window_start', f.window_start, 'evidence', f.evidence)
+FROM flag f
+WHERE f.subject_kind = 'app-account';
+COMMENT ON VIEW account_history IS 'An app account''s receipts, transactions, store accounts and flags; '
+    'filter on account_key.';
