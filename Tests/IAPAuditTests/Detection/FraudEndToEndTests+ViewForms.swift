@@ -13,7 +13,7 @@ extension FraudEndToEndTests {
         return try connection.query("SELECT \(row)::text FROM \(view) v ORDER BY 1").rows.map { $0[0] ?? "" }
     }
 
-    /// The columns each view had in migration 0013, where a later migration added some (0025: account_history's
+    /// The columns each view had in migration 0013, where a later change added some (sql/views/account_history.sql: its
     /// price and currency).
     static let columnsIn0013 = ["account_history": "v.account_key, v.at, v.kind, v.ref, v.detail"]
 
