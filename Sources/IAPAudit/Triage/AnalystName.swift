@@ -1,12 +1,4 @@
-internal import Foundation
-
-#if canImport(Glibc)
-    internal import Glibc
-#elseif canImport(Musl)
-    internal import Musl
-#elseif canImport(Darwin)
-    internal import Darwin
-#endif
+internal import Foundation  // getpwuid, geteuid (Glibc, re-exported)
 
 /// Who a decision is recorded as: `IAP_AUDIT_ANALYST` when set (analysts of a team may share one machine and OS
 /// account), otherwise the OS user running the command. The database login is recorded beside it by the server.

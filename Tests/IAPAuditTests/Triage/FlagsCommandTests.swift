@@ -89,7 +89,7 @@ import Testing
         _ = try fixture.run(["flags", "confirm", String(ids[1]), "--text", "fraud", "--as", "alice"])
         let report = try fixture.run(["report", "rule-quality", "--format", "csv"])
         #expect(report.status == 0, "\(report.stderr)")
-        let lines = report.stdout.split(separator: "\n").map(String.init)
+        let lines = report.stdout.split(whereSeparator: \.isNewline).map(String.init)  // CSV lines end in CRLF
         #expect(
             lines.first
                 == "rule,rule_version,flags,confirmed,dismissed,dismissed_family_sharing,dismissed_tester,"
