@@ -123,6 +123,10 @@ struct RunCommand: ParsableCommand {
                         "flags: \(detection.created) new, \(detection.updated) updated, "
                             + "\(detection.rules.reduce(0) { $0 + $1.hits }) hits over \(detection.rules.count) rules; "
                             + DetectCommand.scope(of: detection))
+                    let triage = try workspace.flagStatusCounts()
+                    print(
+                        "triage: \(triage["open", default: 0]) open, \(triage["confirmed", default: 0]) confirmed, "
+                            + "\(triage["dismissed", default: 0]) dismissed (iap-audit flags list)")
                 }
                 if let lines = summary.reconciliation?.linesByStatus, !lines.isEmpty {
                     print(

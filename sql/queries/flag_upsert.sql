@@ -1,7 +1,8 @@
 -- Writes one rule's hits (temporary table detect_hit) as flags. $1 = rule id, $2 = rule version, $3 = run id.
--- Unchanged hits touch nothing; a changed one updates its flag in place (and reopens it if it was dismissed), with
--- the time of the row it would have inserted (the column's default, now()): Citus allows no function but immutable
--- ones in ON CONFLICT DO UPDATE (docs/scale.md).
+-- Unchanged hits touch nothing; a changed one updates its flag in place, with the time of the row it would have
+-- inserted (the column's default, now()): Citus allows no function but immutable ones in ON CONFLICT DO UPDATE
+-- (docs/scale.md). The status is the triage log's (sql/0031_flag_triage.sql): detect
+-- then reopens, with a log row, a dismissed flag whose finding changed (flag_reopen_changed).
 INSERT INTO flag AS f (rule, rule_version, severity, subject_kind, subject_key, window_start, window_end, score,
     evidence, first_run_id, last_run_id)
 SELECT DISTINCT ON (h.subject_kind, h.subject_key)
@@ -18,8 +19,7 @@ SET rule_version = excluded.rule_version,
     score = excluded.score,
     evidence = excluded.evidence,
     last_run_id = excluded.last_run_id,
-    updated_at = excluded.updated_at,
-    status = CASE WHEN f.status = 'dismissed' THEN 'open' ELSE f.status END
+    updated_at = excluded.updated_at
 WHERE (f.rule_version, f.severity, f.window_start, f.window_end, f.score, f.evidence)
       IS DISTINCT FROM (excluded.rule_version, excluded.severity, excluded.window_start, excluded.window_end,
                         excluded.score, excluded.evidence)

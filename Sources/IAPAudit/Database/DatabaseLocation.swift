@@ -41,8 +41,9 @@ package enum DatabaseLocation: Sendable {
     }
 
     /// Connects (starting the embedded server and creating its database when needed), migrates the schema (the views
-    /// in the forms its server runs) and, on a Citus coordinator, places the tables.
-    package func connect(environment: [String: String], logger: Logger) throws -> Connection {
+    /// in the forms its server runs) and, on a Citus coordinator, places the tables (the last two unless `migrating`
+    /// is false).
+    package func connect(environment: [String: String], logger: Logger, migrating: Bool = true) throws -> Connection {
         let connection: Connection
         do {
             switch self {
@@ -62,9 +63,10 @@ package enum DatabaseLocation: Sendable {
             // `Connection` has already redacted the connection string and password from libpq's message.
             throw error.isUnavailable ? IAPAuditError.databaseUnavailable(error) : IAPAuditError.database(error)
         }
-        try Migrator(logger: logger).migrate(connection)
+        // Without `migrating` (triage as an analyst, whose role may neither create nor lock): the schema as it is.
+        if migrating { try Migrator(logger: logger).migrate(connection) }
         if try CitusDistribution.isPresent(on: connection) {
-            try CitusDistribution.placeTables(connection, logger: logger)
+            if migrating { try CitusDistribution.placeTables(connection, logger: logger) }
             try CitusDistribution.configureSession(connection)
         }
         return connection

@@ -153,6 +153,9 @@ struct Detector {
                 for row in 0..<written.rowCount {
                     if try written.requireBool(row, 0) { outcome.created += 1 } else { outcome.updated += 1 }
                 }
+                // Triage (docs/triage.md): a dismissed flag whose finding changed reopens, with a log row saying why.
+                try connection.query(
+                    "SELECT flag_reopen_changed($1, $2)", [rule.id, runID], context: "reopen changed flags")
             }
         }
         logger.info(

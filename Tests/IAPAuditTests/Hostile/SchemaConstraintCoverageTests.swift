@@ -49,6 +49,7 @@ struct SchemaConstraintCoverageTests {
         "sales_report": "a report's header facts, from its name and header line",
         "sales_report_period": "the begin and end dates of stored rows, checked as sales_report_row's",
         "sales_report_finding": "what the parser found, its own text", "flag": "detection's output",
+        "flag_decision": "analysts' decisions, checked by flag_decide (docs/triage.md)",
         "detection_state": "detection's own", "detect_file": "detection's own", "detect_pending": "detection's own",
         "store_account": "detection's clusters", "store_account_member": "detection's clusters",
         "store_account_recorded": "detection's clusters", "store_account_merge": "detection's clusters",
