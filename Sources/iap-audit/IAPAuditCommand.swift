@@ -18,7 +18,7 @@ struct IAPAuditCommand: ParsableCommand {
         subcommands: [
             RunCommand.self, IngestCommand.self, CatalogCommand.self, ReportCommand.self, HashUsernameCommand.self,
             DetectCommand.self, ReconcileCommand.self, ConfigCommand.self, DatabaseCommand.self, InitCommand.self,
-            GenerateCommand.self, FetchCommand.self,
+            GenerateCommand.self, FetchCommand.self, MonthEndCommand.self,
         ]
     )
 }

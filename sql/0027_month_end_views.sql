@@ -1,0 +1,402 @@
+-- Issue 33: month-end in money. The four amounts per Apple fiscal month and currency, each from its own source and
+-- each row traceable to what it sums (docs/reconciliation.md, "Month-end"):
+--   recorded  what our archive says customers paid (reconcile_recorded_day: StoreKit 2 prices; a verifyReceipt
+--             transaction, which carries none, is estimated from Apple's customer price for its product and day);
+--   sold      Apple's Sales and Trends (reconciliation_line, source sales: customer price and proceeds);
+--   owed      Apple's financial reports (Extended Partner Share by Partner Share Currency, returns negative);
+--   paid      Apple's Payments summary (payment_region) and the bank amount a person entered (bank_deposit).
+
+-- The last Saturday of September of year y: where Apple's fiscal year y ends.
+CREATE FUNCTION apple_fiscal_year_end(y integer) RETURNS date
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT make_date(y, 9, 30) - (extract(dow FROM make_date(y, 9, 30))::integer + 1) % 7 $$;
+
+-- Apple's fiscal months as its calendar makes them (AppleFiscalCalendar in Swift): 5 + 4 + 4 weeks a quarter from
+-- the Sunday after the last Saturday of September; a 53-week year gives its extra week to December. Named like the
+-- Payments summary names them: "October, 2014" is (2014, 10), the first month of fiscal 2015.
+CREATE VIEW apple_fiscal_month_computed AS
+WITH years AS (
+    SELECT fy, apple_fiscal_year_end(fy - 1) + 1 AS starts,
+        (apple_fiscal_year_end(fy) - apple_fiscal_year_end(fy - 1)) / 7 AS weeks
+    FROM generate_series(2008, 2060) AS fy
+),
+months AS (
+    SELECT y.fy, p.position, y.starts,
+        CASE WHEN p.position % 3 = 0 THEN 5 ELSE 4 END
+            + CASE WHEN p.position = 2 AND y.weeks = 53 THEN 1 ELSE 0 END AS weeks
+    FROM years y CROSS JOIN generate_series(0, 11) AS p (position)
+)
+SELECT CASE WHEN position < 3 THEN fy - 1 ELSE fy END AS fiscal_year, (position + 9) % 12 + 1 AS fiscal_month,
+    starts + 7 * (sum(weeks) OVER w - weeks)::integer AS begin_date,
+    starts + 7 * (sum(weeks) OVER w)::integer - 1 AS end_date
+FROM months
+WINDOW w AS (PARTITION BY fy ORDER BY position);
+
+-- A fiscal month's days: as Apple's stored financial reports of that month state them where there are any (their
+-- file names carry the month: 45545510_0914_CH is September 2014), else as the calendar computes them.
+CREATE VIEW apple_fiscal_month AS
+WITH stated AS (
+    SELECT s.name_year AS fiscal_year, s.name_month AS fiscal_month, min(p.begin_date) AS begin_date,
+        max(p.end_date) AS end_date
+    FROM sales_report s
+    JOIN sales_report_period p ON p.file_id = s.file_id
+    WHERE s.layout = 'financial' AND s.name_year IS NOT NULL AND s.name_month IS NOT NULL
+    GROUP BY s.name_year, s.name_month
+)
+SELECT c.fiscal_year, c.fiscal_month, coalesce(s.begin_date, c.begin_date) AS begin_date,
+    coalesce(s.end_date, c.end_date) AS end_date,
+    CASE WHEN s.fiscal_year IS NULL THEN 'computed' ELSE 'financial reports' END AS dates_from
+FROM apple_fiscal_month_computed c
+LEFT JOIN stated s USING (fiscal_year, fiscal_month);
+
+-- The latest closed fiscal month: the last that ended on or before the newest day stored (a report's or a recorded
+-- purchase's), as YYYY-MM; what `run` writes the month-end pack for.
+CREATE VIEW month_end_latest_closed AS
+SELECT to_char(make_date(m.fiscal_year, m.fiscal_month, 1), 'YYYY-MM') AS month
+FROM apple_fiscal_month m
+WHERE m.end_date <= (
+    SELECT max(d) FROM (
+        SELECT max(end_date) AS d FROM sales_report_period
+        UNION ALL SELECT max(day) FROM reconcile_recorded_day) x)
+ORDER BY m.end_date DESC
+LIMIT 1;
+
+-- Recorded: per fiscal month, day, product, app and currency, from reconcile_recorded_day (the reconcile time zone's
+-- days, Pacific by default, as Apple's). A day's transactions without a price (every verifyReceipt one) are
+-- estimated at Apple's customer price for that product and day: its reported amount per unit, by currency, from
+-- the Sales and Trends line covering the day (basis 'estimated'); without such a line they stay 'unpriced'.
+CREATE VIEW month_end_recorded AS
+WITH days AS (
+    SELECT m.fiscal_year, m.fiscal_month, d.*
+    FROM reconcile_recorded_day d
+    JOIN apple_fiscal_month m ON d.day BETWEEN m.begin_date AND m.end_date
+),
+priced AS (
+    SELECT fiscal_year, fiscal_month, day, product_id, app, currency, units, amount_milli / 1000.0 AS amount,
+        'recorded'::text AS basis
+    FROM days
+    WHERE currency IS NOT NULL AND amount_milli IS NOT NULL AND unpriced = 0
+),
+unpriced AS (
+    -- A row with some unpriced transactions is estimated whole: its recorded amount would be partial.
+    SELECT d.fiscal_year, d.fiscal_month, d.day, d.product_id, d.app, d.units
+    FROM days d
+    WHERE d.currency IS NULL OR d.amount_milli IS NULL OR d.unpriced > 0
+),
+apple_price AS (
+    SELECT u.fiscal_year, u.fiscal_month, u.day, u.product_id, u.app, u.units, c.key AS currency,
+        c.value::numeric / nullif(l.reported_units, 0) AS unit_price
+    FROM unpriced u
+    JOIN reconciliation_line l ON l.source = 'sales' AND u.day BETWEEN l.period_begin AND l.period_end
+        AND l.vendor_identifier = u.product_id AND coalesce(l.app_bundle_id, '') = coalesce(u.app, '')
+        AND l.reported_units <> 0
+    CROSS JOIN LATERAL jsonb_each_text(l.customer_price) AS c
+)
+SELECT fiscal_year, fiscal_month, day, product_id, app, currency, units, amount, basis FROM priced
+UNION ALL
+-- Apple's currencies split the day's units by its own mix: units × (Apple's amount in the currency ÷ its units).
+SELECT fiscal_year, fiscal_month, day, product_id, app, currency, units, round(units * unit_price, 2), 'estimated'
+FROM apple_price
+UNION ALL
+SELECT u.fiscal_year, u.fiscal_month, u.day, u.product_id, u.app, NULL, u.units, NULL, 'unpriced'
+FROM unpriced u
+WHERE NOT EXISTS (
+    SELECT 1 FROM apple_price a
+    WHERE a.day = u.day AND a.product_id = u.product_id AND coalesce(a.app, '') = coalesce(u.app, ''));
+
+-- Sold: per fiscal month, Sales and Trends line and currency (reconciliation_line, source sales: the finest report
+-- of each day, the file ingested last). A line belongs to the fiscal month its first day falls in.
+CREATE VIEW month_end_sold AS
+SELECT m.fiscal_year, m.fiscal_month, l.id AS line_id, l.period_begin, l.period_end, l.vendor_identifier,
+    l.app_bundle_id, l.reported_units, l.status, m2.kind, m2.currency, m2.amount
+FROM reconciliation_line l
+JOIN apple_fiscal_month m ON l.period_begin BETWEEN m.begin_date AND m.end_date
+CROSS JOIN LATERAL (
+    SELECT 'customer'::text AS kind, c.key AS currency, c.value::numeric AS amount FROM jsonb_each_text(l.customer_price) c
+    UNION ALL
+    SELECT 'proceeds', p.key, p.value::numeric FROM jsonb_each_text(l.proceeds) p
+) m2
+WHERE l.source = 'sales';
+
+-- Owed: every row of the month's financial reports (in-app purchases and everything else Apple sold for us), per
+-- vendor and region the file ingested last, Extended Partner Share (Partner Share × Quantity where it is blank).
+CREATE VIEW month_end_owed AS
+WITH chosen AS (
+    SELECT DISTINCT ON (s.name_year, s.name_month, coalesce(s.vendor_number, ''), coalesce(s.region, ''))
+        s.file_id, s.name_year AS fiscal_year, s.name_month AS fiscal_month, s.region
+    FROM sales_report s
+    WHERE s.layout = 'financial' AND s.name_year IS NOT NULL AND s.name_month IS NOT NULL
+    ORDER BY s.name_year, s.name_month, coalesce(s.vendor_number, ''), coalesce(s.region, ''), s.file_id DESC
+)
+SELECT c.fiscal_year, c.fiscal_month, c.region, r.file_id, r.line, r.vendor_identifier, r.product_type,
+    r.units, r.sales_or_return, r.proceeds_currency AS currency,
+    coalesce(r.extended_proceeds, r.units * r.proceeds_per_unit) AS amount
+FROM chosen c
+JOIN sales_report_row r ON r.file_id = c.file_id;
+
+-- Paid: each region of the month's Payments summary (the file ingested last for the month), and Apple's rate from
+-- the region's currency into the bank account's.
+CREATE VIEW month_end_paid AS
+WITH chosen AS (
+    SELECT DISTINCT ON (fiscal_year, fiscal_month) file_id, fiscal_year, fiscal_month
+    FROM payment_summary
+    WHERE fiscal_year IS NOT NULL
+    ORDER BY fiscal_year, fiscal_month, file_id DESC
+)
+SELECT c.fiscal_year, c.fiscal_month, r.*
+FROM chosen c
+JOIN payment_region r ON r.file_id = c.file_id;
+
+-- Apple's exchange rates of a month, from its Payments summary: into the bank currency, and the bank currency itself
+-- at 1. A month without a Payments summary has none (no outside rate feed).
+CREATE VIEW month_end_rate AS
+(SELECT DISTINCT ON (fiscal_year, fiscal_month, currency) fiscal_year, fiscal_month, currency, bank_currency,
+    exchange_rate AS rate
+FROM month_end_paid
+WHERE exchange_rate IS NOT NULL AND bank_currency IS NOT NULL
+ORDER BY fiscal_year, fiscal_month, currency, line)
+UNION ALL
+SELECT DISTINCT fiscal_year, fiscal_month, bank_currency, bank_currency, 1::numeric
+FROM month_end_paid
+WHERE bank_currency IS NOT NULL
+  AND NOT EXISTS (
+      SELECT 1 FROM month_end_paid o
+      WHERE o.fiscal_year = month_end_paid.fiscal_year AND o.fiscal_month = month_end_paid.fiscal_month
+        AND o.currency = month_end_paid.bank_currency);
+
+-- The bank amount entered for a month and currency: the latest entry counts.
+CREATE VIEW month_end_bank AS
+SELECT DISTINCT ON (fiscal_year, fiscal_month, currency) fiscal_year, fiscal_month, currency, amount, note,
+    entered_at, id
+FROM bank_deposit
+ORDER BY fiscal_year, fiscal_month, currency, id DESC;
+
+DO $$
+BEGIN
+    IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'iap_audit_analyst') THEN
+        GRANT SELECT ON apple_fiscal_month_computed, apple_fiscal_month, month_end_latest_closed, month_end_recorded, month_end_sold,
+            month_end_owed, month_end_paid, month_end_rate, month_end_bank TO iap_audit_analyst;
+    END IF;
+END
+$$;
+
+-- Sales and Trends rows behind a fiscal month's sold figures, per report period, vendor and region the file ingested
+-- last (as reconciliation chooses them), in-app purchase sales only: the refunds among them for the bridge.
+CREATE VIEW month_end_sold_row AS
+WITH chosen AS (
+    SELECT DISTINCT ON (coalesce(s.vendor_number, ''), coalesce(s.region, ''), p.begin_date, p.end_date)
+        s.file_id, p.begin_date, p.end_date
+    FROM sales_report s
+    JOIN sales_report_period p ON p.file_id = s.file_id
+    WHERE s.layout LIKE 'sales-%'
+    ORDER BY coalesce(s.vendor_number, ''), coalesce(s.region, ''), p.begin_date, p.end_date, s.file_id DESC
+)
+SELECT m.fiscal_year, m.fiscal_month, r.file_id, r.line, r.begin_date, r.end_date, r.vendor_identifier, r.units,
+    r.customer_currency, r.units * abs(r.customer_price) AS customer_amount, r.proceeds_currency,
+    coalesce(r.extended_proceeds, r.units * r.proceeds_per_unit) AS proceeds_amount
+FROM chosen c
+JOIN sales_report_row r ON r.file_id = c.file_id AND r.begin_date = c.begin_date AND r.end_date = c.end_date
+JOIN apple_fiscal_month m ON r.begin_date BETWEEN m.begin_date AND m.end_date
+WHERE r.product_type = 'inAppPurchase'
+  -- Only periods reconciliation chose (the finest report of each day): a daily row, not also the week around it.
+  AND EXISTS (
+      SELECT 1 FROM reconciliation_line l
+      WHERE l.source = 'sales' AND l.period_begin = r.begin_date AND l.period_end = r.end_date);
+
+-- The bridge of one fiscal month, per currency in that currency: from what we recorded in the calendar month to what
+-- Apple paid, each difference under the cause the data shows (docs/reconciliation.md, "The bridge"); what no cause
+-- explains is 'unexplained', never dropped. kind 'total' rows are the bars the differences lead between; 'cause' rows
+-- sum, with the total before them, to the total after them. trace says where the figure's rows are.
+CREATE FUNCTION month_end_bridge(for_year integer, for_month integer)
+RETURNS TABLE (currency text, step_order integer, kind text, step text, cause text, amount numeric, trace text)
+LANGUAGE sql STABLE
+AS $$
+WITH m AS (
+    SELECT * FROM apple_fiscal_month WHERE fiscal_year = for_year AND fiscal_month = for_month
+),
+calendar AS (
+    SELECT make_date(for_year, for_month, 1) AS first_day, (make_date(for_year, for_month, 1) + interval '1 month - 1 day')::date AS last_day
+),
+recorded_calendar AS (
+    SELECT r.currency, sum(r.amount) AS amount
+    FROM month_end_recorded r, calendar c
+    WHERE r.day BETWEEN c.first_day AND c.last_day AND r.currency IS NOT NULL
+    GROUP BY r.currency
+),
+recorded_fiscal AS (
+    SELECT r.currency, sum(r.amount) AS amount
+    FROM month_end_recorded r
+    WHERE r.fiscal_year = for_year AND r.fiscal_month = for_month AND r.currency IS NOT NULL
+    GROUP BY r.currency
+),
+lines AS (
+    SELECT l.id, l.period_begin, l.period_end, l.vendor_identifier, l.app_bundle_id, l.difference, l.status,
+        l.recorded_units, l.reported_units
+    FROM reconciliation_line l, m
+    WHERE l.source = 'sales' AND l.period_begin BETWEEN m.begin_date AND m.end_date
+),
+-- Refunds Apple reversed whose refund fell in a line's days: our side no longer counts them, Apple's report may.
+reversed AS (
+    SELECT l.id, count(*) AS units
+    FROM lines l
+    JOIN purchase p ON p.product_id = l.vendor_identifier AND p.environment = 'Production'
+    JOIN purchase_state s ON s.environment = p.environment AND s.transaction_id = p.transaction_id
+        AND s.cancellation_date IS NOT NULL AND NOT s.is_upgraded
+    CROSS JOIN (SELECT coalesce((SELECT value FROM reconcile_state WHERE name = 'time_zone'), 'America/Los_Angeles')
+        AS zone) z
+    WHERE p.cancellation_date IS NULL
+      AND (s.cancellation_date AT TIME ZONE z.zone)::date BETWEEN l.period_begin AND l.period_end
+    GROUP BY l.id
+),
+line_money AS (
+    SELECT l.*, c.currency, coalesce(s.amount, 0) AS sold, coalesce(r.amount, 0) AS recorded,
+        coalesce(v.units, 0) AS reversed_units
+    FROM lines l
+    CROSS JOIN LATERAL (
+        SELECT key AS currency FROM jsonb_each((SELECT customer_price FROM reconciliation_line WHERE id = l.id))
+        UNION
+        SELECT DISTINCT r.currency FROM month_end_recorded r
+        WHERE r.day BETWEEN l.period_begin AND l.period_end AND r.product_id = l.vendor_identifier
+          AND coalesce(r.app, '') = coalesce(l.app_bundle_id, '') AND r.currency IS NOT NULL
+    ) c
+    LEFT JOIN LATERAL (
+        SELECT sum(x.amount) AS amount FROM month_end_sold x
+        WHERE x.line_id = l.id AND x.kind = 'customer' AND x.currency = c.currency
+    ) s ON true
+    LEFT JOIN LATERAL (
+        SELECT sum(r.amount) AS amount FROM month_end_recorded r
+        WHERE r.day BETWEEN l.period_begin AND l.period_end AND r.product_id = l.vendor_identifier
+          AND coalesce(r.app, '') = coalesce(l.app_bundle_id, '') AND r.currency = c.currency
+    ) r ON true
+    LEFT JOIN reversed v ON v.id = l.id
+),
+-- Each line's difference (sold − recorded) under its cause: the line's status says which side lacks units; a
+-- reversed refund explains missing units first; equal units with money apart by at most a cent a unit is rounding.
+line_cause AS (
+    SELECT currency, id, sold - recorded AS difference,
+        CASE
+            WHEN sold = recorded THEN NULL
+            WHEN status = 'timing' THEN 'calendar vs fiscal month'
+            WHEN status IN ('unknown-product', 'parent-mismatch') THEN 'unexplained'
+            WHEN difference < 0 AND reversed_units >= -difference THEN 'refunds and reversals'
+            WHEN difference < 0 THEN 'purchases Apple never reported'
+            WHEN difference > 0 THEN 'sales never recorded'
+            WHEN abs(sold - recorded) <= 0.01 * greatest(abs(reported_units), 1) THEN 'rounding'
+            ELSE 'unexplained'
+        END AS cause
+    FROM line_money
+),
+-- Recorded money on days no Sales and Trends line covers: Apple said nothing about those days yet.
+unlined AS (
+    SELECT f.currency, f.amount - coalesce((SELECT sum(lm.recorded) FROM line_money lm WHERE lm.currency = f.currency), 0)
+        AS amount
+    FROM recorded_fiscal f
+),
+sold AS (
+    SELECT x.currency, sum(x.amount) FILTER (WHERE x.kind = 'customer') AS customer,
+        sum(x.amount) FILTER (WHERE x.kind = 'proceeds') AS proceeds
+    FROM month_end_sold x
+    WHERE x.fiscal_year = for_year AND x.fiscal_month = for_month
+    GROUP BY x.currency
+),
+sold_refunds AS (
+    SELECT proceeds_currency AS currency, sum(proceeds_amount) AS amount
+    FROM month_end_sold_row
+    WHERE fiscal_year = for_year AND fiscal_month = for_month AND units < 0
+    GROUP BY proceeds_currency
+),
+owed AS (
+    SELECT o.currency, sum(o.amount) AS amount_all,
+        sum(o.amount) FILTER (WHERE o.product_type = 'inAppPurchase') AS amount_in_app,
+        sum(o.amount) FILTER (WHERE o.product_type = 'inAppPurchase' AND (o.units < 0 OR o.sales_or_return = 'R'))
+            AS returns,
+        count(*) AS rows
+    FROM month_end_owed o
+    WHERE o.fiscal_year = for_year AND o.fiscal_month = for_month
+    GROUP BY o.currency
+),
+paid AS (
+    SELECT p.currency, sum(p.earned) AS earned, sum(p.input_tax) AS input_tax, sum(p.adjustments) AS adjustments,
+        -sum(abs(p.withholding_tax)) AS withholding, sum(p.total_owed) AS total_owed, count(*) AS regions
+    FROM month_end_paid p
+    WHERE p.fiscal_year = for_year AND p.fiscal_month = for_month
+    GROUP BY p.currency
+),
+currencies AS (
+    SELECT currency FROM recorded_calendar UNION SELECT currency FROM recorded_fiscal UNION SELECT currency FROM sold
+    UNION SELECT currency FROM owed UNION SELECT currency FROM paid
+),
+steps AS (
+    SELECT c.currency, v.*
+    FROM currencies c
+    LEFT JOIN recorded_calendar rc USING (currency)
+    LEFT JOIN recorded_fiscal rf USING (currency)
+    LEFT JOIN sold s USING (currency)
+    LEFT JOIN sold_refunds sr USING (currency)
+    LEFT JOIN owed o USING (currency)
+    LEFT JOIN paid p USING (currency)
+    LEFT JOIN unlined u USING (currency)
+    CROSS JOIN LATERAL (VALUES
+        (10, 'total', 'recorded (calendar month)', NULL, coalesce(rc.amount, 0), 'month_end_recorded: days of the calendar month'),
+        (20, 'cause', 'days of the calendar month outside the fiscal month, and back', 'calendar vs fiscal month',
+            coalesce(rf.amount, 0) - coalesce(rc.amount, 0), 'month_end_recorded: day'),
+        (30, 'total', 'recorded (fiscal month)', NULL, coalesce(rf.amount, 0), 'month_end_recorded'),
+        (40, 'cause', 'recorded on days no Sales and Trends report covers', 'unexplained',
+            -coalesce(u.amount, 0), 'month_end_recorded without a reconciliation line'),
+        (50, 'cause', NULL, NULL, NULL, NULL),
+        (60, 'total', 'sold (customer price)', NULL, coalesce(s.customer, 0), 'month_end_sold, kind customer'),
+        (70, 'cause', 'Apple''s commission and sales tax', 'taxes and adjustments',
+            coalesce(s.proceeds, 0) - coalesce(s.customer, 0), 'month_end_sold'),
+        (80, 'total', 'sold (proceeds)', NULL, coalesce(s.proceeds, 0), 'month_end_sold, kind proceeds'),
+        (90, 'cause', 'returns in the financial report that Sales and Trends put in another month, and back',
+            'refunds and reversals', coalesce(o.returns, 0) - coalesce(sr.amount, 0),
+            'month_end_owed returns against month_end_sold_row refunds'),
+        (100, 'cause', 'sold proceeds against financial report, the rest', NULL,
+            coalesce(o.amount_in_app, 0) - coalesce(s.proceeds, 0) - (coalesce(o.returns, 0) - coalesce(sr.amount, 0)),
+            'month_end_owed against month_end_sold'),
+        (110, 'total', 'owed (in-app purchases)', NULL, coalesce(o.amount_in_app, 0), 'month_end_owed, in-app'),
+        (120, 'cause', 'apps and other products Apple sold', 'other products',
+            coalesce(o.amount_all, 0) - coalesce(o.amount_in_app, 0), 'month_end_owed, not in-app'),
+        (130, 'total', 'owed (financial reports)', NULL, coalesce(o.amount_all, 0), 'month_end_owed'),
+        (140, 'cause', 'Earned against the financial reports', 'unexplained',
+            CASE WHEN p.currency IS NULL THEN 0 ELSE p.earned - coalesce(o.amount_all, 0) END, 'month_end_paid'),
+        (150, 'cause', 'input tax', 'taxes and adjustments', coalesce(p.input_tax, 0), 'month_end_paid'),
+        (160, 'cause', 'adjustments', 'taxes and adjustments', coalesce(p.adjustments, 0), 'month_end_paid'),
+        (170, 'cause', 'withholding tax', 'taxes and adjustments', coalesce(p.withholding, 0), 'month_end_paid'),
+        (175, 'cause', 'Total Owed against Earned, taxes and adjustments (Apple''s own arithmetic)', 'unexplained',
+            CASE WHEN p.currency IS NULL THEN 0
+                 ELSE p.total_owed - (p.earned + p.input_tax + p.adjustments + p.withholding) END, 'month_end_paid'),
+        (180, 'total', 'total owed (Payments summary)', NULL,
+            CASE WHEN p.currency IS NULL THEN coalesce(o.amount_all, 0) ELSE p.total_owed END, 'month_end_paid')
+    ) v (step_order, kind, step, cause, amount, trace)
+    WHERE v.step_order <> 50
+),
+-- The line causes, one row per cause and currency (step_order 50: between recorded and sold).
+line_steps AS (
+    SELECT currency, 50 AS step_order, 'cause' AS kind, cause AS step, cause, sum(difference) AS amount,
+        'reconciliation_line ids ' || string_agg(id::text, ',' ORDER BY id) AS trace
+    FROM line_cause
+    WHERE cause IS NOT NULL
+    GROUP BY currency, cause
+)
+-- Cents: a figure of many decimals (an estimate, a milliunit price) is rounded as it is shown.
+SELECT currency, step_order, kind, step,
+    -- The rest between sold proceeds and owed: a cent a row is rounding, more is unexplained.
+    CASE WHEN step_order = 100 THEN
+        CASE WHEN abs(amount) <= 0.01 * greatest((SELECT rows FROM owed o WHERE o.currency = steps.currency), 1)
+            THEN 'rounding' ELSE 'unexplained' END
+        ELSE cause END,
+    round(amount, 2), trace
+FROM steps
+WHERE kind = 'total' OR amount <> 0
+UNION ALL
+SELECT currency, step_order, kind, step, cause, round(amount, 2), trace FROM line_steps
+$$;
+
+DO $$
+BEGIN
+    IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'iap_audit_analyst') THEN
+        GRANT SELECT ON month_end_sold_row TO iap_audit_analyst;
+    END IF;
+END
+$$;
