@@ -37,7 +37,7 @@ bridge AS (
 converted AS (
     SELECT step_order, kind, step, cause, round(sum(amount * rate), 2) AS amount,
         string_agg(DISTINCT currency, ' ' ORDER BY currency) AS currencies,
-        string_agg(trace, '; ' ORDER BY currency) AS trace
+        string_agg(DISTINCT trace, '; ' ORDER BY trace) AS trace
     FROM bridge
     WHERE rate IS NOT NULL
     GROUP BY step_order, kind, step, cause
@@ -66,28 +66,28 @@ closing AS (
     FROM paid p
     LEFT JOIN bank b ON true
     CROSS JOIN LATERAL (VALUES
-        (190, 'cause', 'Proceeds against Total Owed × Exchange Rate',
+        (190, 'cause', 'exchange rates',
             CASE WHEN abs(p.paid - p.owed_at_rate) <= p.tolerance THEN 'rounding' ELSE 'exchange rates' END,
             round(p.paid, 2) - (SELECT amount FROM converted WHERE step_order = 180)),
-        (200, 'total', 'paid (Apple''s Proceeds)', NULL, round(p.paid, 2)),
-        (210, 'cause', 'bank amount against Apple''s Proceeds', 'unexplained', round(b.amount - p.paid, 2)),
+        (200, 'total', 'paid', NULL, round(p.paid, 2)),
+        (210, 'cause', 'bank vs paid', 'unexplained', round(b.amount - p.paid, 2)),
         (220, 'total', 'bank', NULL, round(b.amount, 2))
     ) v (step_order, kind, step, cause, amount)
     WHERE p.paid IS NOT NULL AND (v.step_order < 210 OR b.amount IS NOT NULL)
 )
-SELECT step_order, kind, step, cause, amount, (SELECT currency FROM reporting) AS currency, NULL::numeric AS own_amount,
+SELECT step_order, kind, step, cause, amount, NULL::numeric AS own_amount, (SELECT currency FROM reporting) AS currency,
     currencies, trace, 0 AS unconverted, (SELECT label FROM month) AS month
 FROM converted
 WHERE kind = 'total' OR amount <> 0
 UNION ALL
-SELECT step_order, kind, step, cause, amount, (SELECT currency FROM reporting), NULL, NULL,
+SELECT step_order, kind, step, cause, amount, NULL, (SELECT currency FROM reporting), NULL,
     'month_end_paid, month_end_bank', 0, (SELECT label FROM month)
 FROM closing
 WHERE kind = 'total' OR amount <> 0
 UNION ALL
 -- A currency without Apple's rate this month: its figures in its own currency, outside the totals.
 SELECT b.step_order, 'unconverted', b.step || ' (no Apple rate for ' || b.currency || ' this month)', b.cause,
-    NULL, b.currency, round(b.amount, 2), b.currency, b.trace, 1, (SELECT label FROM month)
+    NULL, round(b.amount, 2), b.currency, b.currency, b.trace, 1, (SELECT label FROM month)
 FROM bridge b
 WHERE b.rate IS NULL AND (b.kind = 'total' OR b.amount <> 0)
 ORDER BY unconverted, currency, step_order, step

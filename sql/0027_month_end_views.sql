@@ -337,43 +337,47 @@ steps AS (
     LEFT JOIN paid p USING (currency)
     LEFT JOIN unlined u USING (currency)
     CROSS JOIN LATERAL (VALUES
-        (10, 'total', 'recorded (calendar month)', NULL, coalesce(rc.amount, 0), 'month_end_recorded: days of the calendar month'),
-        (20, 'cause', 'days of the calendar month outside the fiscal month, and back', 'calendar vs fiscal month',
+        (10, 'total', 'recorded (cal.)', NULL, coalesce(rc.amount, 0), 'month_end_recorded: days of the calendar month'),
+        (20, 'cause', 'calendar/fiscal', 'calendar vs fiscal month',
             coalesce(rf.amount, 0) - coalesce(rc.amount, 0), 'month_end_recorded: day'),
-        (30, 'total', 'recorded (fiscal month)', NULL, coalesce(rf.amount, 0), 'month_end_recorded'),
-        (40, 'cause', 'recorded on days no Sales and Trends report covers', 'unexplained',
+        (30, 'total', 'recorded', NULL, coalesce(rf.amount, 0), 'month_end_recorded'),
+        (40, 'cause', 'no sales report', 'unexplained',
             -coalesce(u.amount, 0), 'month_end_recorded without a reconciliation line'),
         (50, 'cause', NULL, NULL, NULL, NULL),
-        (60, 'total', 'sold (customer price)', NULL, coalesce(s.customer, 0), 'month_end_sold, kind customer'),
-        (70, 'cause', 'Apple''s commission and sales tax', 'taxes and adjustments',
+        (60, 'total', 'sold (customer)', NULL, coalesce(s.customer, 0), 'month_end_sold, kind customer'),
+        (70, 'cause', 'Apple''s share', 'taxes and adjustments',
             coalesce(s.proceeds, 0) - coalesce(s.customer, 0), 'month_end_sold'),
         (80, 'total', 'sold (proceeds)', NULL, coalesce(s.proceeds, 0), 'month_end_sold, kind proceeds'),
-        (90, 'cause', 'returns in the financial report that Sales and Trends put in another month, and back',
+        (90, 'cause', 'late returns',
             'refunds and reversals', coalesce(o.returns, 0) - coalesce(sr.amount, 0),
             'month_end_owed returns against month_end_sold_row refunds'),
-        (100, 'cause', 'sold proceeds against financial report, the rest', NULL,
+        (100, 'cause', 'sales vs finance', NULL,
             coalesce(o.amount_in_app, 0) - coalesce(s.proceeds, 0) - (coalesce(o.returns, 0) - coalesce(sr.amount, 0)),
             'month_end_owed against month_end_sold'),
-        (110, 'total', 'owed (in-app purchases)', NULL, coalesce(o.amount_in_app, 0), 'month_end_owed, in-app'),
-        (120, 'cause', 'apps and other products Apple sold', 'other products',
+        (110, 'total', 'owed (in-app)', NULL, coalesce(o.amount_in_app, 0), 'month_end_owed, in-app'),
+        (120, 'cause', 'other products', 'other products',
             coalesce(o.amount_all, 0) - coalesce(o.amount_in_app, 0), 'month_end_owed, not in-app'),
-        (130, 'total', 'owed (financial reports)', NULL, coalesce(o.amount_all, 0), 'month_end_owed'),
-        (140, 'cause', 'Earned against the financial reports', 'unexplained',
+        (130, 'total', 'owed', NULL, coalesce(o.amount_all, 0), 'month_end_owed'),
+        (140, 'cause', 'Earned vs owed', 'unexplained',
             CASE WHEN p.currency IS NULL THEN 0 ELSE p.earned - coalesce(o.amount_all, 0) END, 'month_end_paid'),
         (150, 'cause', 'input tax', 'taxes and adjustments', coalesce(p.input_tax, 0), 'month_end_paid'),
         (160, 'cause', 'adjustments', 'taxes and adjustments', coalesce(p.adjustments, 0), 'month_end_paid'),
         (170, 'cause', 'withholding tax', 'taxes and adjustments', coalesce(p.withholding, 0), 'month_end_paid'),
-        (175, 'cause', 'Total Owed against Earned, taxes and adjustments (Apple''s own arithmetic)', 'unexplained',
+        (175, 'cause', 'Apple''s sums', 'unexplained',
             CASE WHEN p.currency IS NULL THEN 0
                  ELSE p.total_owed - (p.earned + p.input_tax + p.adjustments + p.withholding) END, 'month_end_paid'),
-        (180, 'total', 'total owed (Payments summary)', NULL,
+        (180, 'total', 'total owed', NULL,
             CASE WHEN p.currency IS NULL THEN coalesce(o.amount_all, 0) ELSE p.total_owed END, 'month_end_paid')
     ) v (step_order, kind, step, cause, amount, trace)
     WHERE v.step_order <> 50
 ),
 -- The line causes, one row per cause and currency (step_order 50: between recorded and sold).
 line_steps AS (
-    SELECT currency, 50 AS step_order, 'cause' AS kind, cause AS step, cause, sum(difference) AS amount,
+    SELECT currency, 50 AS step_order, 'cause' AS kind,
+        CASE cause WHEN 'purchases Apple never reported' THEN 'never reported' WHEN 'sales never recorded'
+            THEN 'never recorded' WHEN 'refunds and reversals' THEN 'reversed refunds' WHEN 'calendar vs fiscal month'
+            THEN 'day boundary' ELSE cause END AS step,
+        cause, sum(difference) AS amount,
         'reconciliation_line ids ' || string_agg(id::text, ',' ORDER BY id) AS trace
     FROM line_cause
     WHERE cause IS NOT NULL
