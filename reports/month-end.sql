@@ -24,29 +24,32 @@ reporting AS (
         upper($2::text),
         (SELECT min(p.bank_currency) FROM month_end_paid p JOIN month USING (fiscal_year, fiscal_month))) AS currency
 ),
+amounts AS (
+    SELECT a.* FROM month_end_amount((SELECT fiscal_year FROM month), (SELECT fiscal_month FROM month)) a
+),
 recorded AS (
-    SELECT r.currency, sum(r.amount) FILTER (WHERE r.basis = 'recorded') AS recorded,
-        sum(r.amount) FILTER (WHERE r.basis = 'estimated') AS estimated
-    FROM month_end_recorded r JOIN month USING (fiscal_year, fiscal_month)
-    WHERE r.currency IS NOT NULL
-    GROUP BY r.currency
+    SELECT a.currency, sum(a.amount) FILTER (WHERE a.kind = 'recorded recorded') AS recorded,
+        sum(a.amount) FILTER (WHERE a.kind = 'recorded estimated') AS estimated
+    FROM amounts a
+    WHERE a.kind LIKE 'recorded %' AND a.currency IS NOT NULL
+    GROUP BY a.currency
 ),
 unpriced AS (
-    SELECT sum(r.units) AS units
-    FROM month_end_recorded r JOIN month USING (fiscal_year, fiscal_month)
-    WHERE r.basis = 'unpriced'
+    SELECT sum(a.amount) AS units FROM amounts a WHERE a.kind = 'unpriced units'
 ),
 sold AS (
-    SELECT s.currency, sum(s.amount) FILTER (WHERE s.kind = 'customer') AS sold_customer,
-        sum(s.amount) FILTER (WHERE s.kind = 'proceeds') AS sold_proceeds
-    FROM month_end_sold s JOIN month USING (fiscal_year, fiscal_month)
-    GROUP BY s.currency
+    SELECT a.currency, sum(a.amount) FILTER (WHERE a.kind = 'sold customer') AS sold_customer,
+        sum(a.amount) FILTER (WHERE a.kind = 'sold proceeds') AS sold_proceeds
+    FROM amounts a
+    WHERE a.kind LIKE 'sold %'
+    GROUP BY a.currency
 ),
 owed AS (
-    SELECT o.currency, min(o.region) AS region, sum(o.amount) AS owed,
-        sum(o.amount) FILTER (WHERE o.product_type = 'inAppPurchase') AS owed_in_app
-    FROM month_end_owed o JOIN month USING (fiscal_year, fiscal_month)
-    GROUP BY o.currency
+    SELECT a.currency, min(a.region) AS region, sum(a.amount) FILTER (WHERE a.kind = 'owed') AS owed,
+        sum(a.amount) FILTER (WHERE a.kind = 'owed in-app') AS owed_in_app
+    FROM amounts a
+    WHERE a.kind LIKE 'owed%'
+    GROUP BY a.currency
 ),
 paid AS (
     SELECT p.currency, min(p.region) AS region, sum(p.earned) AS earned, sum(p.input_tax) AS input_tax,
@@ -89,7 +92,7 @@ SELECT (SELECT to_char(make_date(fiscal_year, fiscal_month, 1), 'YYYY-MM') FROM 
         CASE WHEN r.estimated IS NOT NULL THEN 'recorded partly estimated at Apple''s customer price' END,
         CASE WHEN (SELECT dates_from FROM month) = 'computed' THEN 'fiscal dates computed: no financial report stored' END
     ) AS note,
-    (SELECT units FROM unpriced) AS unpriced_units
+    (SELECT units FROM unpriced)::integer AS unpriced_units
 FROM currencies c
 LEFT JOIN recorded r USING (currency)
 LEFT JOIN sold s USING (currency)

@@ -66,24 +66,26 @@ LIMIT 1;
 -- estimated at Apple's customer price for that product and day: its reported amount per unit, by currency, from
 -- the Sales and Trends line covering the day (basis 'estimated'); without such a line they stay 'unpriced'.
 CREATE VIEW month_end_recorded AS
-WITH days AS (
+-- NOT MATERIALIZED: a month's question reads that month's days, not every month's (6 s to 20 ms at a year of
+-- 50 products in 5 currencies).
+WITH days AS NOT MATERIALIZED (
     SELECT m.fiscal_year, m.fiscal_month, d.*
     FROM reconcile_recorded_day d
     JOIN apple_fiscal_month m ON d.day BETWEEN m.begin_date AND m.end_date
 ),
-priced AS (
+priced AS NOT MATERIALIZED (
     SELECT fiscal_year, fiscal_month, day, product_id, app, currency, units, amount_milli / 1000.0 AS amount,
         'recorded'::text AS basis
     FROM days
     WHERE currency IS NOT NULL AND amount_milli IS NOT NULL AND unpriced = 0
 ),
-unpriced AS (
+unpriced AS NOT MATERIALIZED (
     -- A row with some unpriced transactions is estimated whole: its recorded amount would be partial.
     SELECT d.fiscal_year, d.fiscal_month, d.day, d.product_id, d.app, d.units
     FROM days d
     WHERE d.currency IS NULL OR d.amount_milli IS NULL OR d.unpriced > 0
 ),
-apple_price AS (
+apple_price AS NOT MATERIALIZED (
     SELECT u.fiscal_year, u.fiscal_month, u.day, u.product_id, u.app, u.units, c.key AS currency,
         c.value::numeric / nullif(l.reported_units, 0) AS unit_price
     FROM unpriced u
@@ -180,6 +182,35 @@ BEGIN
 END
 $$;
 
+-- The recorded, sold and owed amounts of one fiscal month per currency (what reports/month-end.sql shows): the views
+-- filtered to the month before they are summed. A function so that the month reaches every view as a parameter, and
+-- without JIT: compiling the views' expressions cost seconds for a month of a few thousand rows.
+CREATE FUNCTION month_end_amount(for_year integer, for_month integer)
+RETURNS TABLE (kind text, currency text, region text, amount numeric)
+LANGUAGE sql STABLE
+SET jit = off
+AS $$
+SELECT 'recorded ' || r.basis, r.currency, NULL::text, sum(r.amount)
+FROM month_end_recorded r
+WHERE r.fiscal_year = for_year AND r.fiscal_month = for_month AND r.basis <> 'unpriced'
+GROUP BY r.basis, r.currency
+UNION ALL
+SELECT 'unpriced units', NULL, NULL, sum(r.units)
+FROM month_end_recorded r
+WHERE r.fiscal_year = for_year AND r.fiscal_month = for_month AND r.basis = 'unpriced'
+UNION ALL
+SELECT 'sold ' || s.kind, s.currency, NULL, sum(s.amount)
+FROM month_end_sold s
+WHERE s.fiscal_year = for_year AND s.fiscal_month = for_month
+GROUP BY s.kind, s.currency
+UNION ALL
+SELECT k.kind, o.currency, min(o.region), sum(o.amount) FILTER (WHERE k.kind = 'owed' OR o.product_type = 'inAppPurchase')
+FROM month_end_owed o
+CROSS JOIN (VALUES ('owed'), ('owed in-app')) k (kind)
+WHERE o.fiscal_year = for_year AND o.fiscal_month = for_month
+GROUP BY k.kind, o.currency
+$$;
+
 -- Sales and Trends rows behind a fiscal month's sold figures, per report period, vendor and region the file ingested
 -- last (as reconciliation chooses them), in-app purchase sales only: the refunds among them for the bridge.
 CREATE VIEW month_end_sold_row AS
@@ -210,6 +241,8 @@ WHERE r.product_type = 'inAppPurchase'
 CREATE FUNCTION month_end_bridge(for_year integer, for_month integer)
 RETURNS TABLE (currency text, step_order integer, kind text, step text, cause text, amount numeric, trace text)
 LANGUAGE sql STABLE
+-- One month is a few thousand rows; compiling the query's many expressions cost 40 s at a 1M-entry history.
+SET jit = off
 AS $$
 WITH m AS (
     SELECT * FROM apple_fiscal_month WHERE fiscal_year = for_year AND fiscal_month = for_month
@@ -219,8 +252,8 @@ calendar AS (
 ),
 recorded_calendar AS (
     SELECT r.currency, sum(r.amount) AS amount
-    FROM month_end_recorded r, calendar c
-    WHERE r.day BETWEEN c.first_day AND c.last_day AND r.currency IS NOT NULL
+    FROM month_end_recorded r
+    WHERE r.day BETWEEN (SELECT first_day FROM calendar) AND (SELECT last_day FROM calendar) AND r.currency IS NOT NULL
     GROUP BY r.currency
 ),
 recorded_fiscal AS (
@@ -235,39 +268,42 @@ lines AS (
     FROM reconciliation_line l, m
     WHERE l.source = 'sales' AND l.period_begin BETWEEN m.begin_date AND m.end_date
 ),
--- Refunds Apple reversed whose refund fell in a line's days: our side no longer counts them, Apple's report may.
+-- Refunds Apple reversed whose refund fell in a line's days: our side no longer counts them, Apple's report may. Read
+-- from the refund copies (purchase_state), few beside the purchases.
 reversed AS (
     SELECT l.id, count(*) AS units
-    FROM lines l
-    JOIN purchase p ON p.product_id = l.vendor_identifier AND p.environment = 'Production'
-    JOIN purchase_state s ON s.environment = p.environment AND s.transaction_id = p.transaction_id
-        AND s.cancellation_date IS NOT NULL AND NOT s.is_upgraded
+    FROM purchase_state s
+    JOIN purchase p ON p.environment = s.environment AND p.transaction_id = s.transaction_id
     CROSS JOIN (SELECT coalesce((SELECT value FROM reconcile_state WHERE name = 'time_zone'), 'America/Los_Angeles')
         AS zone) z
-    WHERE p.cancellation_date IS NULL
-      AND (s.cancellation_date AT TIME ZONE z.zone)::date BETWEEN l.period_begin AND l.period_end
+    JOIN lines l ON l.vendor_identifier = p.product_id
+        AND (s.cancellation_date AT TIME ZONE z.zone)::date BETWEEN l.period_begin AND l.period_end
+    WHERE s.cancellation_date IS NOT NULL AND NOT s.is_upgraded AND p.cancellation_date IS NULL
+      AND p.environment = 'Production'
     GROUP BY l.id
 ),
-line_money AS (
-    SELECT l.*, c.currency, coalesce(s.amount, 0) AS sold, coalesce(r.amount, 0) AS recorded,
-        coalesce(v.units, 0) AS reversed_units
+-- Each line's money per currency: Apple's customer amount, and what we recorded on its days for its product and app.
+line_sold AS (
+    SELECT l.id, c.key AS currency, c.value::numeric AS amount
     FROM lines l
-    CROSS JOIN LATERAL (
-        SELECT key AS currency FROM jsonb_each((SELECT customer_price FROM reconciliation_line WHERE id = l.id))
-        UNION
-        SELECT DISTINCT r.currency FROM month_end_recorded r
-        WHERE r.day BETWEEN l.period_begin AND l.period_end AND r.product_id = l.vendor_identifier
-          AND coalesce(r.app, '') = coalesce(l.app_bundle_id, '') AND r.currency IS NOT NULL
-    ) c
-    LEFT JOIN LATERAL (
-        SELECT sum(x.amount) AS amount FROM month_end_sold x
-        WHERE x.line_id = l.id AND x.kind = 'customer' AND x.currency = c.currency
-    ) s ON true
-    LEFT JOIN LATERAL (
-        SELECT sum(r.amount) AS amount FROM month_end_recorded r
-        WHERE r.day BETWEEN l.period_begin AND l.period_end AND r.product_id = l.vendor_identifier
-          AND coalesce(r.app, '') = coalesce(l.app_bundle_id, '') AND r.currency = c.currency
-    ) r ON true
+    JOIN reconciliation_line rl ON rl.id = l.id
+    CROSS JOIN LATERAL jsonb_each_text(rl.customer_price) AS c
+),
+line_recorded AS (
+    SELECT l.id, r.currency, sum(r.amount) AS amount
+    FROM lines l
+    JOIN month_end_recorded r ON r.day BETWEEN l.period_begin AND l.period_end AND r.product_id = l.vendor_identifier
+        AND coalesce(r.app, '') = coalesce(l.app_bundle_id, '')
+    WHERE r.currency IS NOT NULL
+      AND r.day BETWEEN (SELECT min(period_begin) FROM lines) AND (SELECT max(period_end) FROM lines)
+    GROUP BY l.id, r.currency
+),
+line_money AS (
+    SELECT l.*, coalesce(s.currency, r.currency) AS currency, coalesce(s.amount, 0) AS sold,
+        coalesce(r.amount, 0) AS recorded, coalesce(v.units, 0) AS reversed_units
+    FROM lines l
+    JOIN (line_sold s FULL JOIN line_recorded r ON r.id = s.id AND r.currency = s.currency)
+        ON l.id = coalesce(s.id, r.id)
     LEFT JOIN reversed v ON v.id = l.id
 ),
 -- Each line's difference (sold − recorded) under its cause: the line's status says which side lacks units; a
@@ -401,6 +437,8 @@ DO $$
 BEGIN
     IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'iap_audit_analyst') THEN
         GRANT SELECT ON month_end_sold_row TO iap_audit_analyst;
+        GRANT EXECUTE ON FUNCTION month_end_amount(integer, integer), month_end_bridge(integer, integer)
+            TO iap_audit_analyst;
     END IF;
 END
 $$;
