@@ -4,6 +4,9 @@ package struct ChartSpec: Sendable, Hashable {
     package enum Kind: String, Sendable, Hashable, CaseIterable {
         case bar
         case line
+        /// A bridge: rows whose series value is `total` are bars from zero; every other row floats from the running
+        /// total before it, up or down by its value (month-end: recorded → sold → owed → paid).
+        case waterfall
     }
 
     /// How bars of several series share one x category.
@@ -52,7 +55,7 @@ extension ChartSpec {
             throw HeaderLineProblem("start with the chart kind (bar or line), \(example)")
         }
         guard let kind = Kind(rawValue: first.lowercased()) else {
-            throw HeaderLineProblem("unknown chart kind '\(first)'; use bar or line")
+            throw HeaderLineProblem("unknown chart kind '\(first)'; use bar, line or waterfall")
         }
         var options: [String: String] = [:]
         for token in tokens.dropFirst() {

@@ -124,7 +124,18 @@ struct SVGChart {
         let groupCount = spec.kind == .bar && spec.layout == .grouped ? seriesNames.count + (hasOther ? 1 : 0) : 1
         var lower = 0.0
         var upper = 0.0
-        if spec.kind == .bar {
+        if spec.kind == .waterfall {
+            // A total is a bar from zero; a difference floats from the running total before it.
+            var running = 0.0
+            for index in data.indices {
+                let isTotal = data[index].seriesLabel == "total"
+                data[index].base = isTotal ? 0 : running
+                data[index].end = isTotal ? data[index].value : running + data[index].value
+                running = data[index].end
+                upper = max(upper, data[index].base, data[index].end)
+                lower = min(lower, data[index].base, data[index].end)
+            }
+        } else if spec.kind == .bar {
             // Positive values stack upwards and negative values downwards, each from zero, per category and group.
             var positive = [Double](repeating: 0, count: categories.count * groupCount)
             var negative = positive
@@ -174,11 +185,11 @@ struct SVGChart {
             axis: axis, categories: categories, legend: legend, timeAxis: timeAxis,
             unit: spec.unit.map { "\(spec.y) (\($0))" })
         canvas.otherSeries = otherSeries
-        let kindName = spec.kind == .bar ? "Bar" : "Line"
+        let kindName = ["bar": "Bar", "line": "Line", "waterfall": "Waterfall"][spec.kind.rawValue] ?? "Bar"
         let perSeries = spec.series.map { ", per \($0)" } ?? ""
         let unit = spec.unit.map { " in \($0)" } ?? ""
         canvas.begin(label: "\(kindName) chart of \(spec.y)\(unit) by \(spec.x)\(perSeries)")
-        if spec.kind == .bar {
+        if spec.kind != .line {
             canvas.bars(data, groupCount: groupCount)
         } else {
             canvas.lines(data, seriesCount: seriesNames.count)

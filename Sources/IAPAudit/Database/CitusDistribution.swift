@@ -39,6 +39,11 @@ package enum CitusDistribution {
         ("store_account_merge", .reference),
         ("store_account_recorded", .reference),
         ("store_account_app_transaction", .reference),
+        // Month-end (issue 33): a few rows per Payments summary file and per month entered; joined with reports.
+        ("payment_summary", .reference),
+        ("payment_region", .reference),
+        ("payment_paid", .reference),
+        ("bank_deposit", .reference),
         ("reconciliation_line", .coordinator),
         ("reconcile_state", .coordinator),
         ("reconcile_file", .coordinator),

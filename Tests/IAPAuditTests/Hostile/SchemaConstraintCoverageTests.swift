@@ -62,6 +62,11 @@ struct SchemaConstraintCoverageTests {
         "apple_report_fetch": "the fetch's own: which reports Apple had published; their rows come in as files",
         "apple_notification_window": "the fetch's own: where a window's pages stopped; the pages come in as files",
         "apple_history_revision": "the fetch's own: Apple's revision token; the pages come in as files",
+        "payment_summary": "a Payments summary's month, from its title (PaymentsSummaryReader.month checks its range)",
+        "payment_region": "a Payments summary row read by PaymentsRegion.read: every NOT NULL value is present or the "
+            + "row is quarantined, amounts are unbounded numeric, Units Sold is checked against Int32",
+        "payment_paid": "a Payments footer read by PaymentsSummaryReader: an amount and a three-letter currency",
+        "bank_deposit": "entered by a person through `month-end bank`, validated by the command",
     ]
 
     /// The types whose values have limits a record can exceed; text, boolean, bytea, jsonb and unconstrained numeric

@@ -124,7 +124,10 @@ package struct SalesIngest {
             try batch.quarantineFileProblem(line: finding.line ?? 0, reason: reason, message: finding.message)
         }
         try connection.copyIn(QuarantineRecord.copyStatement, rows: batch.quarantine, context: "COPY quarantine")
-        try recordReport(batch.parser, periods: batch.periods, fileID: fileID, path: path)
+        try recordReport(batch, fileID: fileID, path: path)
+        if batch.parser.layout == .paymentsSummary {
+            try PaymentsRows.record(batch.payments, fileID: fileID, on: connection)
+        }
         for finding in findings {
             try connection.query(
                 "INSERT INTO sales_report_finding (file_id, code, severity, line, message) VALUES ($1, $2, $3, $4, $5)",
@@ -139,9 +142,10 @@ package struct SalesIngest {
     }
 
     /// Writes `sales_report` (layout, header, what the file name says) and `sales_report_period`.
-    private func recordReport(
-        _ parser: SalesReportParser, periods: Set<SalesReportBatch.Period>, fileID: Int64, path: String
-    ) throws {
+    private func recordReport(_ batch: SalesReportBatch, fileID: Int64, path: String) throws {
+        let parser = batch.parser
+        // A Payments summary row the parser kept but that is no region was quarantined, not stored.
+        let unreadableRegions = batch.payments.rejectedRowCount
         let name = ReportFileName((path as NSString).lastPathComponent)
         try connection.query(
             """
@@ -152,9 +156,10 @@ package struct SalesIngest {
             [
                 Int(fileID), (parser.layout ?? .unknown).name, Self.arrayParameter(parser.columnNames),
                 name?.kind.rawValue, name?.vendorNumber, name?.frequency?.rawValue, name?.year, name?.month,
-                name?.day, name?.region, parser.storedRowCount, parser.rejectedRowCount,
+                name?.day, name?.region, parser.storedRowCount - unreadableRegions,
+                parser.rejectedRowCount + unreadableRegions,
             ], context: "record report \(path)")
-        var all = periods
+        var all = batch.periods
         if let days = name?.coveredDays, parser.layout?.isSales == true {
             all.insert(SalesReportBatch.Period(begin: days.lowerBound, end: days.upperBound))
         }

@@ -18,6 +18,8 @@ final class SalesReportBatch {
     private let logger: Logger
 
     private(set) var parser = SalesReportParser()
+    /// A Payments summary's regions, paid footers and arithmetic checks (read beside the parser).
+    private(set) var payments = PaymentsSummaryReader()
     private(set) var quarantine = CopyWriter()
     private(set) var periods: Set<Period> = []
     private(set) var counts = IngestSummary()
@@ -52,7 +54,9 @@ final class SalesReportBatch {
                 counts.records += 1
                 try quarantine(line: number, reason: reason, message: message, excerpt: excerpt)
             case .line(let number, let bytes):
-                switch parser.consume(line: bytes, number: number) {
+                var result = parser.consume(line: bytes, number: number)
+                if parser.layout == .paymentsSummary { result = payments.observe(result, line: bytes) }
+                switch result {
                 case .row(let row):
                     counts.records += 1
                     counts.stored += 1
@@ -86,7 +90,7 @@ final class SalesReportBatch {
 
     /// Ends the file: the parser's findings about it as a whole.
     func finish() -> [ReportFinding] {
-        parser.finish()
+        parser.finish() + (parser.layout == .paymentsSummary ? payments.findings() : [])
     }
 
     /// Quarantines a problem with the whole file (`line` 0) or with its header.
