@@ -94,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "iap-audit",
             dependencies: ["IAPAudit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            swiftSettings: strictSettings
+            exclude: ["README.md"], swiftSettings: strictSettings
         ),
 
         // The benchmarks' data generator (bench/sales, bench/pipeline): not a user command.

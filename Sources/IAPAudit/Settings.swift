@@ -2,7 +2,8 @@ package import AppStoreFormats
 package import AppStoreSignatures
 internal import Foundation
 
-/// Settings every command shares, resolved from flags and the environment by the executable.
+/// Settings every command shares, resolved from flags, the environment and the configuration file by
+/// `ResolvedSettings.resolve`.
 package struct Settings: Sendable {
     /// Where the database is.
     package var database: DatabaseLocation
@@ -29,20 +30,12 @@ package struct Settings: Sendable {
     /// `IAP_AUDIT_TRUSTED_ROOTS` (`:`-separated) and `verification.trusted_roots`, in that order.
     package var trustedRootPaths: [String] = []
 
-    /// Settings from explicit values.
+    /// Settings from explicit values, every other one at its default. `ResolvedSettings.resolve` is where the
+    /// flags, the environment and the configuration file set them.
     package init(database: DatabaseLocation, environment: [String: String], hasher: AccountKeyHasher) {
         self.database = database
         self.environment = environment
         self.hasher = hasher
-        // Values outside their range were refused by `validateEnvironment` before (the throwing initialiser); one
-        // that gets here all the same keeps the default rather than reaching arithmetic that could trap.
-        func seconds(_ setting: SecondsSetting) -> Double? {
-            environment[setting.variable].flatMap { try? setting.value($0) }
-        }
-        settlingSeconds = seconds(.settling) ?? settlingSeconds
-        lockTimeout = seconds(.lockTimeout) ?? lockTimeout
-        serverTimeout = seconds(.serverTimeout) ?? serverTimeout
-        trustedRootPaths = (environment["IAP_AUDIT_TRUSTED_ROOTS"] ?? "").split(separator: ":").map(String.init)
     }
 
     /// Apple Root CA - G3, the roots `trustedRootPaths` name and `extraRootPaths` (a run's own); a file that cannot be
@@ -57,14 +50,6 @@ package struct Settings: Sendable {
             }
         }
         return store
-    }
-
-    /// Settings for `database`, with the hasher made from the pepper that `environment` configures.
-    package init(database: DatabaseLocation, environment: [String: String]) throws(IAPAuditError) {
-        try Self.validateEnvironment(environment)
-        self.init(
-            database: database, environment: environment,
-            hasher: AccountKeyHasher(pepper: try Self.pepper(environment: environment)))
     }
 
     /// The stored key of an application username, peppered as `environment` configures (`hash-username`).

@@ -27,8 +27,7 @@ struct CatalogImportCommand: ParsableCommand {
     func run() throws {
         try runReportingFailure {
             _ = SignalHandling.installStopHandlers()  // a catalog is one transaction: a signal lets it finish
-            let (settings, logger) = try global.settings()
-            let outcome = try Workspace(settings: settings, logger: logger).importCatalog(
+            let outcome = try global.openWorkspace().importCatalog(
                 path: file, bundleID: bundleID)
             print("catalog: \(outcome.apps) apps, \(outcome.products) products, \(outcome.retired) retired")
             return 0
@@ -52,8 +51,7 @@ struct CatalogExportCommand: ParsableCommand {
 
     func run() throws {
         try runReportingFailure {
-            let (settings, logger) = try global.settings()
-            for path in try Workspace(settings: settings, logger: logger).exportCatalog(to: out, bundleID: bundleID) {
+            for path in try global.openWorkspace().exportCatalog(to: out, bundleID: bundleID) {
                 print(path)
             }
             return 0

@@ -16,14 +16,12 @@ struct ConfigCommand: ParsableCommand {
 
         func run() throws {
             try runReportingFailure {
-                var configuration = try RunConfiguration.load(path: file)
-                try configuration.applyEnvironment(ProcessInfo.processInfo.environment)
-                // The pepper is judged as `run` judges it (mode, owner, length): a check that passes promises a run
-                // that starts. Its contents are read and dropped, never printed.
-                var environment = ProcessInfo.processInfo.environment
-                if let pepperFile = configuration.pepperFile { environment["IAP_AUDIT_PEPPER_FILE"] = pepperFile }
-                _ = try Settings.pepper(environment: environment)
-                print(configuration.effectiveSettings)
+                // Resolved as every command resolves it; the pepper is judged as `run` judges it (mode, owner, length):
+                // a check that passes promises a run that starts. Its contents are read and dropped, never printed.
+                var options = CommandLineOptions()
+                options.configPath = file
+                let resolved = try ResolvedSettings.resolve(options, environment: ProcessInfo.processInfo.environment)
+                print(resolved.configuration.effectiveSettings)
                 return 0
             }
         }

@@ -65,7 +65,7 @@ struct DatabaseCommand: ParsableCommand {
         func run() throws {
             try runReportingFailure {
                 let server = try DatabaseCommand.server()
-                let database = GlobalOptions.embeddedDatabaseName(
+                let database = ResolvedSettings.embeddedDatabaseName(
                     flag: database, environment: ProcessInfo.processInfo.environment,
                     default: DatabaseLocation.embeddedDatabaseName)
                 print(
@@ -96,7 +96,8 @@ struct DatabaseCommand: ParsableCommand {
 
         func run() throws {
             try runReportingFailure {
-                let (settings, logger) = try global.settings()
+                let (resolved, logger) = try global.resolve()
+                let settings = resolved.settings
                 // `--` ends this command's options; what follows is psql's alone (`-- --help`: psql's help).
                 let passed = arguments.first == "--" ? Array(arguments.dropFirst()) : arguments
                 let argv = try EmbeddedDatabase.psqlArguments(

@@ -41,33 +41,15 @@ struct DetectCommand: ParsableCommand {
     func run() throws {
         try runReportingFailure {
             let stop = SignalHandling.installStopHandlers()
-            var configuration = try config.map { try RunConfiguration.load(path: $0) } ?? RunConfiguration()
-            try configuration.applyEnvironment(ProcessInfo.processInfo.environment)
-            let (settings, logger) = try global.settings(configuration: configuration)
-            let workspace = try Workspace(settings: settings, logger: logger)
-            var detection = configuration.detection
+            let (resolved, logger) = try global.resolve { $0.configPath = config }
+            let workspace = try Workspace(settings: resolved.settings, logger: logger)
+            var detection = resolved.configuration.detection
             detection.sandboxInProduction.testerAccountKeys += testerAccounts
             let rules = ruleNames.isEmpty ? DetectionRule.allCases : ruleNames.compactMap(DetectionRule.init(rawValue:))
-            let summary = try workspace.detect(
-                rules: rules, settings: detection, rebuildStoreAccounts: rebuildStoreAccounts, full: full, stop: stop)
-            let clusters = summary.storeAccounts
-            print(
-                "store accounts: \(clusters.filesRead) files folded in, \(clusters.clustersWritten) clusters written, "
-                    + "\(clusters.renamed) renamed" + (clusters.isRebuilt ? " (rebuilt)" : ""))
-            print(Self.scope(of: summary))
-            for rule in summary.rules {
-                print(
-                    "\(rule.rule) v\(rule.version): \(rule.hits) hits, \(rule.created) new, \(rule.updated) updated "
-                        + "(\(String(format: "%.2f", rule.seconds)) s)")
-            }
-            print("flags: \(summary.created) new, \(summary.updated) updated")
-            return 0
+            let stage = DetectStage(
+                rules: rules, settings: detection, rebuildStoreAccounts: rebuildStoreAccounts, full: full)
+            return printed(try workspace.runAlone(stage, stop: stop))
         }
     }
 
-    /// Which subjects the rules evaluated, and why all of them when they did.
-    static func scope(of summary: DetectionSummary) -> String {
-        if let reason = summary.fullReason { return "subjects: all (full run: \(reason))" }
-        return "subjects: \(summary.subjectsQueued) whose data changed (incremental run)"
-    }
 }

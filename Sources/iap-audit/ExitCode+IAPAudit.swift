@@ -36,3 +36,15 @@ func runReportingFailure(_ body: () throws -> Int32) throws {
     }
     if code != 0 { throw ExitCode(code) }
 }
+
+/// Prints what a stage or run did (its lines on stdout, its problems on stderr) and returns its exit code.
+func printed(lines: [String], problems: [String], outcome: StageOutcome) -> Int32 {
+    if !lines.isEmpty { print(lines.joined(separator: "\n")) }
+    for problem in problems { FileHandle.standardError.write(Data("iap-audit: \(problem)\n".utf8)) }
+    return outcome.exitCode
+}
+
+/// Prints what a stage run alone did and returns its exit code.
+func printed<Summary>(_ result: StageResult<Summary>) -> Int32 {
+    printed(lines: result.lines, problems: result.problems, outcome: result.outcome)
+}

@@ -126,9 +126,8 @@ struct FetchOptions: ParsableArguments {
     func fetch(part: Part?, notificationsSince: String? = nil, history: FetchPlan.HistorySubjects? = nil) throws {
         try runReportingFailure {
             let stop = SignalHandling.installStopHandlers()
-            var configuration = try config.map { try RunConfiguration.load(path: $0) } ?? RunConfiguration()
-            let environment = ProcessInfo.processInfo.environment
-            try configuration.applyEnvironment(environment)
+            let (resolved, logger) = try global.resolve { $0.configPath = config }
+            var configuration = resolved.configuration
             switch part {
             case .reports?:
                 configuration.apple.server = [:]
@@ -149,95 +148,15 @@ struct FetchOptions: ParsableArguments {
                             + "--config or IAP_AUDIT_APPLE_* variables")
                 }
             }
-            var plan = try FetchPlan(configuration.apple, environment: environment)
+            var plan = try FetchPlan(configuration.apple, environment: resolved.settings.environment)
             plan.isDryRun = dryRun
             plan.notificationsSince = notificationsSince.flatMap(FetchPlan.day)
             plan.history = history
-            let (settings, logger) = try global.settings(configuration: configuration)
-            let workspace = try Workspace(settings: settings, logger: logger)
-            workspace.onProgress = TerminalProgress.handler(
-                logFormat: global.logFormat ?? LogFormat(rawValue: configuration.logFormat) ?? .plain)
-            let summary =
-                try part == .history ? workspace.fetchHistory(plan, stop: stop) : workspace.fetch(plan, stop: stop)
-            FetchPrinter.print(summary, spool: plan.spool)
-            return summary.exitCode
+            let workspace = try Workspace(settings: resolved.settings, logger: logger)
+            workspace.onProgress = TerminalProgress.handler(logFormat: resolved.logFormat)
+            return try part == .history
+                ? printed(workspace.runAlone(FetchHistoryStage(plan), stop: stop))
+                : printed(workspace.runAlone(FetchStage(plan), stop: stop))
         }
-    }
-}
-
-/// Prints a fetch summary on stdout: per report kind, and what the requests cost.
-enum FetchPrinter {
-    static func print(_ summary: FetchSummary, spool: String) {
-        let total = summary.total
-        if summary.reports.isEmpty {
-            // No reports configured.
-        } else if summary.isDryRun {
-            Swift.print(
-                "dry run: would ask Apple for \(total.pending) reports; \(total.held) already held in \(spool)")
-        } else {
-            Swift.print(
-                "fetch: \(total.fetched) reports fetched (\(bytes(total.bytes))) into \(spool), \(total.held) already "
-                    + "held, \(total.notPublished) not published yet (asked again next run), \(total.noSales) with no "
-                    + "sales (Apple will publish none)" + (total.pending > 0 ? ", \(total.pending) not asked" : ""))
-        }
-        for (kind, counts) in summary.reports.sorted(by: { $0.key < $1.key }) {
-            var parts = ["\(counts.held) held"]
-            if summary.isDryRun {
-                parts.append("\(counts.pending) to fetch")
-            } else {
-                parts += [
-                    "\(counts.fetched) fetched", "\(counts.notPublished) not published yet",
-                    "\(counts.noSales) no sales",
-                ]
-                if counts.pending > 0 { parts.append("\(counts.pending) not asked") }
-            }
-            Swift.print("  \(kind): " + parts.joined(separator: ", "))
-        }
-        if let notifications = summary.notifications {
-            if summary.isDryRun {
-                Swift.print(
-                    "dry run: would ask Apple for \(notifications.pendingWindows) windows of notification history")
-            } else {
-                Swift.print(
-                    "notifications: \(notifications.notifications) in \(notifications.pages) pages over "
-                        + "\(notifications.windows) windows, \(notifications.undelivered) Apple never delivered"
-                        + (notifications.repeatedPages > 0
-                            ? ", \(notifications.repeatedPages) repeated pages skipped" : "")
-                        + (notifications.restartedWindows > 0
-                            ? ", \(notifications.restartedWindows) windows restarted (pagination token refused)" : "")
-                        + (notifications.expiredWindows > 0
-                            ? ", \(notifications.expiredWindows) unfinished windows older than Apple keeps" : "")
-                        + (notifications.pendingWindows > 0
-                            ? ", \(notifications.pendingWindows) windows not finished" : ""))
-            }
-        }
-        if let history = summary.history {
-            Swift.print(
-                summary.isDryRun
-                    ? "dry run: would ask Apple for the history of \(history.transactionsAsked) transactions"
-                    : "history: \(history.transactionsAsked) transactions asked, \(history.pages) pages stored, "
-                        + "\(history.transactions) signed transactions, \(history.refunds) refunded"
-                        + (history.unknown.isEmpty
-                            ? "" : "; unknown to Apple: " + history.unknown.joined(separator: ", ")))
-        }
-        if !summary.notPublished.isEmpty {
-            let shown = summary.notPublished.sorted().prefix(5).joined(separator: ", ")
-            Swift.print("  not published yet: \(shown)" + (summary.notPublished.count > 5 ? ", …" : ""))
-        }
-        if !summary.isDryRun {
-            Swift.print(
-                "requests: \(summary.requests) (\(summary.retries) retries, \(summary.rateLimited) rate-limited), "
-                    + "\(bytes(summary.bytes)), "
-                    + String(
-                        format: "%.1f s on the network, %.1f s backing off, %.1f s in all", summary.networkSeconds,
-                        summary.backoffSeconds, summary.seconds))
-        }
-        if let failure = summary.failure {
-            FileHandle.standardError.write(Data("iap-audit: \(failure)\n".utf8))
-        }
-    }
-
-    static func bytes(_ count: Int) -> String {
-        count < 10_000 ? "\(count) bytes" : String(format: "%.1f MB", Double(count) / 1_000_000)
     }
 }

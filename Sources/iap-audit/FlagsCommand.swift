@@ -43,7 +43,8 @@ struct FlagsCommand: ParsableCommand {
 
         func run() throws {
             try runReportingFailure {
-                let (settings, logger) = try global.settings()
+                let (resolved, logger) = try global.resolve()
+                let settings = resolved.settings
                 var filter = FlagFilter()
                 filter.rule = rule
                 filter.severity = severity
@@ -67,7 +68,8 @@ struct FlagsCommand: ParsableCommand {
 
         func run() throws {
             try runReportingFailure {
-                let (settings, logger) = try global.settings()
+                let (resolved, logger) = try global.resolve()
+                let settings = resolved.settings
                 guard let detail = try TriageDesk(settings: settings, logger: logger).show(id: id) else {
                     throw IAPAuditError.usage("no flag \(id)")
                 }
@@ -138,7 +140,8 @@ struct DecisionOptions: ParsableArguments {
             {
                 throw IAPAuditError.usage("\(action.rawValue) needs --text saying why")
             }
-            let (settings, logger) = try global.settings()
+            let (resolved, logger) = try global.resolve()
+            let settings = resolved.settings
             guard let actor = AnalystName.resolve(flag: analyst, environment: settings.environment) else {
                 throw IAPAuditError.usage("cannot tell who decides: pass --as NAME or set \(AnalystName.variable)")
             }

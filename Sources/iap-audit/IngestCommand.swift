@@ -22,9 +22,7 @@ struct IngestReceiptsCommand: ParsableCommand {
         try runReportingFailure {
             let (workspace, stop) = try options.openWorkspace()
             workspace.onProgress = TerminalProgress.handler(logFormat: options.global.logFormat ?? .plain)
-            let summary = try workspace.ingestReceipts(paths: options.paths, stop: stop)
-            SummaryPrinter.print(summary)
-            return workspace.exitCode(of: summary)
+            return printed(try workspace.runAlone(ReceiptsStage(paths: options.paths), stop: stop))
         }
     }
 }
@@ -44,41 +42,6 @@ struct IngestOptions: ParsableArguments {
     /// workspace.
     func openWorkspace() throws -> (Workspace, StopRequest) {
         let stop = SignalHandling.installStopHandlers()
-        let (configured, logger) = try global.settings()
-        var settings = configured
-        settings.isRehash = rehash
-        return (try Workspace(settings: settings, logger: logger), stop)
-    }
-}
-
-/// Prints an ingest summary on stdout, for people and for `grep` in cron mail. The counts add up: records read =
-/// stored + already stored + quarantined; whole files quarantined are counted apart.
-enum SummaryPrinter {
-    static func print(_ summary: IngestSummary, records: String = "records") {
-        var files =
-            "files: \(summary.filesSeen) seen, \(summary.filesIngested) ingested, "
-            + "\(summary.filesAlreadyIngested) already ingested, \(summary.filesIgnored) ignored"
-        if summary.filesDeferred > 0 { files += ", \(summary.filesDeferred) still being written" }
-        if summary.filesFailed > 0 { files += ", \(summary.filesFailed) failed" }
-        var lines = [
-            files,
-            "\(records): \(summary.records) read, \(summary.stored) stored, \(summary.alreadyStored) already stored, "
-                + "\(summary.quarantinedRecords) quarantined",
-        ]
-        if summary.quarantinedFileProblems > 0 {
-            lines.append("whole files quarantined: \(summary.quarantinedFileProblems)")
-        }
-        if summary.transactionEntries > 0 { lines.append("transaction entries: \(summary.transactionEntries)") }
-        for (reason, count) in summary.quarantinedByReason.sorted(by: { $0.key < $1.key }) {
-            lines.append("  quarantined \(reason): \(count)")
-        }
-        if !summary.signedOutcomes.isEmpty {
-            let outcomes = summary.signedOutcomes.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
-            let repeated = summary.signedObjectsAlreadyStored
-            lines.append(
-                "signed objects: " + outcomes.joined(separator: ", ")
-                    + (repeated > 0 ? ", \(repeated) already stored" : ""))
-        }
-        Swift.print(lines.joined(separator: "\n"))
+        return (try global.openWorkspace { $0.isRehash = rehash }, stop)
     }
 }

@@ -15,12 +15,7 @@ struct IngestSalesCommand: ParsableCommand {
     func run() throws {
         try runReportingFailure {
             let (workspace, stop) = try options.openWorkspace()
-            let summary = try workspace.ingestSales(paths: options.paths, stop: stop)
-            SummaryPrinter.print(summary.ingest, records: "rows")
-            for (code, count) in summary.findingsByCode.sorted(by: { $0.key < $1.key }) {
-                print("  finding \(code): \(count)")
-            }
-            return workspace.exitCode(of: summary.ingest)
+            return printed(try workspace.runAlone(SalesStage(paths: options.paths), stop: stop))
         }
     }
 }

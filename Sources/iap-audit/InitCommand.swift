@@ -10,9 +10,8 @@ struct InitCommand: ParsableCommand {
 
     func run() throws {
         try runReportingFailure {
-            let (settings, logger) = try global.settings()
-            _ = try Workspace(settings: settings, logger: logger)
-            print("schema up to date (\(settings.database.redactedDescription))")
+            let workspace = try global.openWorkspace()
+            print("schema up to date (\(workspace.settings.database.redactedDescription))")
             return 0
         }
     }

@@ -45,7 +45,8 @@ struct MonthEndBankCommand: ParsableCommand {
 
     func run() throws {
         try runReportingFailure {
-            let (settings, logger) = try global.settings()
+            let (resolved, logger) = try global.resolve()
+            let settings = resolved.settings
             let workspace = try Workspace(settings: settings, logger: logger)
             let entry = try workspace.enterBankDeposit(month: month, amount: amount, currency: currency, note: note)
             var line = "bank \(entry.amount) \(entry.currency) recorded for fiscal \(month)"

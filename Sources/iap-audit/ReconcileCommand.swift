@@ -32,31 +32,12 @@ struct ReconcileCommand: ParsableCommand {
     func run() throws {
         try runReportingFailure {
             // Resolved as `run` resolves it: the flag, else the environment (checked), else the default.
-            let zone = try timeZone ?? RunConfiguration.timeZone(environment: ProcessInfo.processInfo.environment)
-            let (settings, logger) = try global.settings()
-            let workspace = try Workspace(settings: settings, logger: logger)
+            let (resolved, logger) = try global.resolve { $0.timeZone = timeZone }
+            let workspace = try Workspace(settings: resolved.settings, logger: logger)
             let options = ReconcileOptions(
-                from: from.flatMap(ReconcileOptions.day), to: to.flatMap(ReconcileOptions.day), timeZone: zone)
-            let summary = try workspace.reconcile(options)
-            guard let first = summary.from, let last = summary.to else {
-                print("no reports stored: nothing to reconcile")
-                return 0
-            }
-            var lines = [
-                "reconciled \(first) … \(last) (\(summary.timeZone)): \(summary.lines) lines, "
-                    + "\(summary.recordedUnits) units recorded, \(summary.reportedUnits) reported",
-                "periods: "
-                    + summary.periodsByFrequency.sorted(by: { $0.key < $1.key })
-                    .map { "\($0.value) \($0.key)" }.joined(separator: ", "),
-            ]
-            if summary.daysWithoutSalesReport > 0 {
-                lines.append("days without a sales report (not reconciled): \(summary.daysWithoutSalesReport)")
-            }
-            for (status, count) in summary.linesByStatus.sorted(by: { $0.key < $1.key }) {
-                lines.append("  \(status): \(count)")
-            }
-            print(lines.joined(separator: "\n"))
-            return 0
+                from: from.flatMap(ReconcileOptions.day), to: to.flatMap(ReconcileOptions.day),
+                timeZone: resolved.configuration.timeZone)
+            return printed(try workspace.runAlone(ReconcileStage(options)))
         }
     }
 }

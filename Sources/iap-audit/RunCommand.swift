@@ -73,112 +73,29 @@ struct RunCommand: ParsableCommand {
         }
         do {
             try runReportingFailure {
-                var configuration = try config.map { try RunConfiguration.load(path: $0) } ?? RunConfiguration()
-                try configuration.applyEnvironment(ProcessInfo.processInfo.environment)
-                var plan: RunPlan
-                var settings: Settings
-                let logger: CommandLogger
-                if demo {
-                    let examples = try ExampleData.locateOrGenerate(
-                        executablePath: CommandLine.arguments[0],
-                        workingDirectory: FileManager.default.currentDirectoryPath,
-                        environment: ProcessInfo.processInfo.environment)
-                    (settings, logger) = try global.settings(embeddedDatabase: Self.demoDatabase)
-                    plan = ExampleData.plan(examples: examples, outputDirectory: out ?? "out")
-                } else {
-                    (settings, logger) = try global.settings(configuration: configuration)
-                    plan = RunPlan(outputDirectory: out ?? configuration.outputDirectory)
-                    plan.catalogPath = catalog ?? configuration.catalogPath
-                    plan.receiptPaths = receiptPaths.isEmpty ? configuration.receiptPaths : receiptPaths
-                    plan.salesPaths = salesPaths.isEmpty ? configuration.salesPaths : salesPaths
-                    plan.timeZone = configuration.timeZone
-                    plan.detection = configuration.detection
-                    plan.reportFormats = configuration.reportFormats
-                    plan.reportWindow = configuration.reportWindow
-                    if configuration.apple.isConfigured && !noFetch {
-                        plan.fetch = try FetchPlan(
-                            configuration.apple, environment: ProcessInfo.processInfo.environment)
-                    }
+                let (resolved, logger) = try global.resolve { options in
+                    options.configPath = config
+                    options.catalogPath = catalog
+                    options.receiptPaths = receiptPaths
+                    options.salesPaths = salesPaths
+                    options.outputDirectory = out
+                    options.reports = reports
+                    options.isRehash = rehash
+                    if demo { options.defaultDatabase = Self.demoDatabase }
                 }
-                plan.reports = reports.isEmpty ? configuration.reports : reports
-                plan.isDryRun = dryRun
-                settings.isRehash = rehash
-                let workspace = try Workspace(settings: settings, logger: logger)
-                workspace.onProgress = TerminalProgress.handler(
-                    logFormat: global.logFormat ?? LogFormat(rawValue: configuration.logFormat) ?? .plain)
+                let examples = try demo ? ExampleData.locateOrGenerate() : nil
+                let plan = try resolved.runPlan(examples: examples, fetch: !noFetch, isDryRun: dryRun)
+                let workspace = try Workspace(settings: resolved.settings, logger: logger)
+                workspace.onProgress = TerminalProgress.handler(logFormat: resolved.logFormat)
                 summary = try workspace.run(plan, stop: stop)
-                if let fetch = summary.fetch, let fetchPlan = plan.fetch {
-                    FetchPrinter.print(fetch, spool: fetchPlan.spool)
-                }
-                if let catalog = summary.catalog {
-                    print("catalog: \(catalog.apps) apps, \(catalog.products) products, \(catalog.retired) retired")
-                }
-                SummaryPrinter.print(summary.receipts)
-                if let sales = summary.sales {
-                    print("sales reports:")
-                    SummaryPrinter.print(sales.ingest)
-                }
-                if let detection = summary.detection {
-                    print(
-                        "flags: \(detection.created) new, \(detection.updated) updated, "
-                            + "\(detection.rules.reduce(0) { $0 + $1.hits }) hits over \(detection.rules.count) rules; "
-                            + DetectCommand.scope(of: detection))
-                    let triage = try workspace.flagStatusCounts()
-                    print(
-                        "triage: \(triage["open", default: 0]) open, \(triage["confirmed", default: 0]) confirmed, "
-                            + "\(triage["dismissed", default: 0]) dismissed (iap-audit flags list)")
-                }
-                if let lines = summary.reconciliation?.linesByStatus, !lines.isEmpty {
-                    print(
-                        "reconciliation: "
-                            + lines.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
-                }
-                if let reconciliation = summary.reconciliation {
-                    print("reconciled: " + Self.reconciledDays(reconciliation))
-                }
-                print(
-                    summary.isDryRun
-                        ? "dry run: everything read and checked, nothing kept"
-                        : "reports: \(summary.reportsWritten.count) files in \(plan.outputDirectory)/")
-                if let index = summary.sitePages?.first {
-                    print("start here: \(index)")
-                }
-                if demo && !summary.isDryRun {
-                    // The other commands open iap_audit unless told otherwise: say how to reach the demo's data.
-                    print(
-                        "the demo's data is in the database \(Self.demoDatabase): add --database \(Self.demoDatabase) "
-                            + "to other commands, or export IAP_AUDIT_DATABASE=\(Self.demoDatabase)")
-                }
-                print("seconds: " + Self.stageTimes(summary.stageSeconds))
-                if let catalogError = summary.catalogError {
-                    FileHandle.standardError.write(Data("iap-audit: catalog not imported: \(catalogError)\n".utf8))
-                }
-                return workspace.exitCode(of: summary)
+                return printed(
+                    lines: summary.printedLines(
+                        outputDirectory: plan.outputDirectory, demoDatabase: demo ? Self.demoDatabase : nil),
+                    problems: summary.problems, outcome: summary.outcome)
             }
         } catch let error as ExitCode {
             exitCode = error.rawValue
             throw error
         }
-    }
-}
-
-extension RunCommand {
-    /// How many days the run's reconcile covered and why: `3 days that changed` or `240 days (all: time zone
-    /// changed from UTC to America/Los_Angeles)`.
-    static func reconciledDays(_ summary: ReconcileSummary) -> String {
-        let days = "\(summary.daysReconciled) day\(summary.daysReconciled == 1 ? "" : "s")"
-        switch summary.scope {
-        case .changedDays: return days + " that changed"
-        case .window: return days + " of the window asked for"
-        case .all: return days + " (all: \(summary.allDaysReason ?? "asked for all days"))"
-        }
-    }
-
-    /// Stage durations in pipeline order, e.g. "catalog 0.0, ingest receipts 12.3, …".
-    static func stageTimes(_ seconds: [String: Double]) -> String {
-        let order = RunSummary.stages
-        func rank(_ stage: String) -> Int { order.firstIndex(of: stage) ?? order.count }
-        return seconds.sorted { (rank($0.key), $0.key) < (rank($1.key), $1.key) }
-            .map { "\($0.key) \(String(format: "%.1f", $0.value))" }.joined(separator: ", ")
     }
 }

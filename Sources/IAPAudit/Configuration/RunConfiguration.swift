@@ -248,14 +248,6 @@ package struct RunConfiguration: Sendable, Equatable {
         TimeZone(identifier: zone) != nil
     }
 
-    /// The reconciliation time zone for a command without a configuration file: `IAP_AUDIT_TIME_ZONE` if set (checked
-    /// as `run` checks it), else the default; `reconcile` resolves it as `run` does.
-    package static func timeZone(environment: [String: String]) throws(IAPAuditError) -> String {
-        var configuration = RunConfiguration()
-        try configuration.applyEnvironment(environment)
-        return configuration.timeZone
-    }
-
     /// The effective settings, one `key = value  # source` line each, secrets masked.
     package var effectiveSettings: String {
         var lines: [String] = []

@@ -24,6 +24,8 @@ package struct DetectionSummary: Sendable, Codable, Equatable {
     package var refreshSeconds = 0.0
     /// Per rule, in the order run.
     package var rules: [RuleOutcome] = []
+    /// Flags by triage status after the rules ran (open, confirmed, dismissed): `run`'s triage line.
+    package var triage: [String: Int]?
 
     /// True when every subject was evaluated.
     package var isFull: Bool { fullReason != nil }

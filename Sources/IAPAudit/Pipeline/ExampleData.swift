@@ -25,7 +25,9 @@ package enum ExampleData {
     /// (`$XDG_CACHE_HOME/iap-audit/examples`, default `~/.cache/iap-audit/examples`): an installed binary needs no
     /// checkout for `run --demo`. The generator is deterministic, so the files are those of `examples/`.
     package static func locateOrGenerate(
-        executablePath: String, workingDirectory: String, environment: [String: String]
+        executablePath: String = CommandLine.arguments[0],
+        workingDirectory: String = FileManager.default.currentDirectoryPath,
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> String {
         if let found = locate(executablePath: executablePath, workingDirectory: workingDirectory) { return found }
         guard let cache = cacheDirectory(environment: environment) else {

@@ -34,37 +34,45 @@ package struct RunPlan: Sendable {
     }
 }
 
-/// What one run did: stored as the run row's summary and printed at the end.
-package struct RunSummary: Sendable, Codable, Equatable {
-    package var fetch: FetchSummary?
-    package var catalog: CatalogImport.Outcome?
-    package var receipts = IngestSummary()
-    package var sales: SalesIngestSummary?
-    package var detection: DetectionSummary?
-    package var reconciliation: ReconcileSummary?
-    package var reportsWritten: [String] = []
-    /// The report site's pages, `index.html` first: written after the run's record, so never part of it.
-    package var sitePages: [String]?
-    /// Seconds per stage (see `stages` for their order).
-    package var stageSeconds: [String: Double] = [:]
-    /// The stages of a run in pipeline order, as `stageSeconds` names them. `site` is timed for the printed summary
-    /// only: the stored record is finished before the site is written.
-    package static let stages = [
-        "fetch", "catalog", "ingest receipts", "ingest sales", "detect", "reconcile", "reports", "site",
-    ]
-    /// Whether this was a dry run (nothing kept).
-    package var isDryRun = false
+extension RunPlan {
+    /// The stages of a run, in order; each one with nothing to do skips itself. A new stage is one line here.
+    package var stages: [any PipelineStage] {
+        [
+            FetchStage(fetch),
+            CatalogStage(path: catalogPath),
+            ReceiptsStage(paths: receiptPaths, trustedRootPaths: trustedRootPaths),
+            SalesStage(paths: salesPaths),
+            DetectStage(settings: detection),
+            ReconcileStage(ReconcileOptions(timeZone: timeZone, isIncremental: true), onlyWhenReportsStored: true),
+            ReportsStage(self),
+        ]
+    }
+}
 
-    /// An empty summary.
-    package init() {}
-
-    /// Records quarantined by every ingest stage of the run (what `--strict` fails on).
-    package var quarantined: Int { receipts.quarantined + (sales?.ingest.quarantined ?? 0) }
-    /// Why the catalog was not imported, when it was not: the run went on with the catalog in force.
-    package var catalogError: String?
-    /// Files that could not be read or stored by any ingest stage of the run, the catalog among them (the run exits
-    /// 65 for them).
-    package var filesFailed: Int {
-        receipts.filesFailed + (sales?.ingest.filesFailed ?? 0) + (catalogError == nil ? 0 : 1)
+extension ResolvedSettings {
+    /// The plan of `run`: the demo's when `examples` names its data (reports into `./out` unless `--out` says
+    /// otherwise), else the configuration's, fetching first when an `[apple.*]` section is configured and `fetch`.
+    package func runPlan(examples: String?, fetch: Bool, isDryRun: Bool) throws -> RunPlan {
+        var plan: RunPlan
+        if let examples {
+            let flagged = configuration.sources["output.directory"] == .flag
+            plan = ExampleData.plan(
+                examples: examples, outputDirectory: flagged ? configuration.outputDirectory : "out")
+        } else {
+            plan = RunPlan(outputDirectory: configuration.outputDirectory)
+            plan.catalogPath = configuration.catalogPath
+            plan.receiptPaths = configuration.receiptPaths
+            plan.salesPaths = configuration.salesPaths
+            plan.timeZone = configuration.timeZone
+            plan.detection = configuration.detection
+            plan.reportFormats = configuration.reportFormats
+            plan.reportWindow = configuration.reportWindow
+            if configuration.apple.isConfigured && fetch {
+                plan.fetch = try FetchPlan(configuration.apple, environment: settings.environment)
+            }
+        }
+        plan.reports = configuration.reports
+        plan.isDryRun = isDryRun
+        return plan
     }
 }

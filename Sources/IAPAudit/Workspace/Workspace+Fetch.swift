@@ -4,21 +4,12 @@ internal import Foundation
 internal import Logging
 internal import Postgres
 
-/// `iap-audit fetch`, and the first stage of `run` when an `[apple.*]` section is configured (docs/fetching.md).
+/// The work of `FetchStage` (`iap-audit fetch`, and the first stage of `run` when an `[apple.*]` section is
+/// configured; docs/fetching.md).
 extension Workspace {
-    /// `iap-audit fetch`: exclusive of other runs and recorded as one.
-    package func fetch(_ plan: FetchPlan, stop: StopRequest = StopRequest()) throws -> FetchSummary {
-        try exclusively {
-            try recordingRun(
-                "fetch", settings: ["spool": plan.spool],
-                outcome: { ($0.failure == nil ? .succeeded : .failed, $0.exitCode) }
-            ) { run in try fetchStage(plan, runID: run.id, stop: stop) }
-        }
-    }
-
-    /// Fetches what the spool lacks. A failure of Apple's (or of a key) ends the fetch but is not thrown: it is the
-    /// summary's `failure`, so a run goes on to audit what it has. Database errors are thrown.
-    func fetchStage(_ plan: FetchPlan, runID: Int64?, stop: StopRequest) throws -> FetchSummary {
+    /// Fetches what the spool lacks (the work of `FetchStage`). A failure of Apple's (or of a key) ends the fetch but
+    /// is not thrown: it is the summary's `failure`, so a run goes on to audit what it has. Database errors are thrown.
+    func fetch(_ plan: FetchPlan, runID: Int64?, stop: StopRequest) throws -> FetchSummary {
         let started = Date()
         var summary = FetchSummary()
         summary.isDryRun = plan.isDryRun
@@ -85,13 +76,7 @@ extension Workspace {
             await http.shutdown()
             return (result.outcomes, result.failure.map(UncheckedFailure.init))
         }
-        let statistics = http.statistics
-        summary.requests += statistics.requests
-        summary.retries += statistics.retries
-        summary.rateLimited += statistics.rateLimited
-        summary.bytes += statistics.bytes
-        summary.networkSeconds += statistics.networkSeconds
-        summary.backoffSeconds += statistics.backoffSeconds
+        count(http, into: &summary)
         var names: [String] = []
         var kinds: [String] = []
         var lastDays: [String] = []
@@ -135,6 +120,17 @@ extension Workspace {
                 context: "record what App Store Connect answered")
         }
         if let failure = failure?.error { try recordFetchFailure(failure, into: &summary) }
+    }
+
+    /// Adds what `http`'s requests cost to the summary.
+    func count(_ http: AppleHTTPClient, into summary: inout FetchSummary) {
+        let statistics = http.statistics
+        summary.requests += statistics.requests
+        summary.retries += statistics.retries
+        summary.rateLimited += statistics.rateLimited
+        summary.bytes += statistics.bytes
+        summary.networkSeconds += statistics.networkSeconds
+        summary.backoffSeconds += statistics.backoffSeconds
     }
 
     /// Records the failure that ended a part of the fetch (the first one decides the exit code); a stop request is

@@ -5,23 +5,16 @@ internal import Postgres
 
 /// `fetch history`: the transaction and refund history of named transactions, with Apple's revision.
 extension Workspace {
-    /// `iap-audit fetch history`: exclusive of other runs and recorded as one.
-    package func fetchHistory(_ plan: FetchPlan, stop: StopRequest = StopRequest()) throws -> FetchSummary {
-        try exclusively {
-            try recordingRun(
-                "fetch history", settings: ["spool": plan.spool],
-                outcome: { ($0.failure == nil ? .succeeded : .failed, $0.exitCode) }
-            ) { run in
-                let started = Date()
-                var summary = FetchSummary()
-                summary.isDryRun = plan.isDryRun
-                if let server = plan.server, let subjects = plan.history {
-                    try fetchHistory(subjects, server: server, plan: plan, runID: run.id, stop: stop, into: &summary)
-                }
-                summary.seconds = Date().timeIntervalSince(started)
-                return summary
-            }
+    /// The work of `FetchHistoryStage`: the history of the transactions `plan.history` names.
+    func fetchHistory(_ plan: FetchPlan, runID: Int64, stop: StopRequest) throws -> FetchSummary {
+        let started = Date()
+        var summary = FetchSummary()
+        summary.isDryRun = plan.isDryRun
+        if let server = plan.server, let subjects = plan.history {
+            try fetchHistory(subjects, server: server, plan: plan, runID: runID, stop: stop, into: &summary)
         }
+        summary.seconds = Date().timeIntervalSince(started)
+        return summary
     }
 
     /// The transactions `subjects` names, in the configured environment.
@@ -123,15 +116,7 @@ extension Workspace {
                 break loop
             }
         }
-        for http in https {
-            let statistics = http.statistics
-            summary.requests += statistics.requests
-            summary.retries += statistics.retries
-            summary.rateLimited += statistics.rateLimited
-            summary.bytes += statistics.bytes
-            summary.networkSeconds += statistics.networkSeconds
-            summary.backoffSeconds += statistics.backoffSeconds
-        }
+        for http in https { count(http, into: &summary) }
         if failure == nil, let signal = stop.signal { failure = IAPAuditError.interrupted(signal: signal) }
         if let failure { try recordFetchFailure(failure, into: &summary) }
     }

@@ -155,15 +155,7 @@ extension Workspace {
             if fetcherDone { break }
         }
         counts.pendingWindows += windowList.count - finishedWindows.count
-        for http in https {
-            let statistics = http.statistics
-            summary.requests += statistics.requests
-            summary.retries += statistics.retries
-            summary.rateLimited += statistics.rateLimited
-            summary.bytes += statistics.bytes
-            summary.networkSeconds += statistics.networkSeconds
-            summary.backoffSeconds += statistics.backoffSeconds
-        }
+        for http in https { count(http, into: &summary) }
         if failure == nil, let signal = stop.signal { failure = IAPAuditError.interrupted(signal: signal) }
         if let failure { try recordFetchFailure(failure, into: &summary) }
     }

@@ -3,8 +3,8 @@ internal import Logging
 internal import Postgres
 
 extension Workspace {
-    /// `iap-audit run`: catalog → ingest receipts → ingest sales → detect → reconcile → reports, under the lock,
-    /// recorded as one run.
+    /// `iap-audit run`: the plan's stages (`RunPlan.stages`: fetch → catalog → ingest receipts → ingest sales →
+    /// detect → reconcile → reports) under the lock, recorded as one run; then the report site.
     ///
     /// A `stop` request (SIGINT/SIGTERM) is honoured between files: the file in progress is finished, the run is
     /// recorded as interrupted. A dry run does all of it inside one transaction that is rolled back.
@@ -15,90 +15,48 @@ extension Workspace {
         defer { logger.info("run finished", metadata: ["seconds": "\(stopwatch.formattedSeconds)"]) }
         return try exclusively {
             guard plan.isDryRun else {
-                var runID: Int64?
-                var summary = try runStages(plan, stop: stop) { runID = $0 }
+                let run = try runStages(plan, stop: stop)
+                var summary = run.summary
                 // After the run's record is finished, so the index shows it whole (outcome, every stage's time).
-                if let runID {
-                    // Timed for the printed summary only: the stored record was finished before the site was written.
-                    let reportFiles = summary.reportsWritten
-                    summary.sitePages = try timed("site", into: &summary) {
-                        try writeSite(
-                            to: plan.outputDirectory, runID: runID, reportFiles: reportFiles, window: plan.reportWindow)
-                    }
-                }
+                // Timed for the printed summary only: the stored record was finished before the site was written.
+                let siteTime = Stopwatch()
+                summary.sitePages = try writeSite(
+                    to: plan.outputDirectory, runID: run.runID, reportFiles: summary.reportsWritten,
+                    window: plan.reportWindow)
+                summary.stageSeconds["site"] = siteTime.seconds
                 return summary
             }
-            var summary = try connection.rollingBack { try runStages(plan, stop: stop) { _ in } }
+            var summary = try connection.rollingBack { try runStages(plan, stop: stop).summary }
             summary.isDryRun = true
             return summary
         }
     }
 
-    private func runStages(
-        _ plan: RunPlan, stop: StopRequest, recordedAs: (Int64) -> Void
-    ) throws -> RunSummary {
+    /// The plan's stages in order, recorded as one run.
+    private func runStages(_ plan: RunPlan, stop: StopRequest) throws -> Recorded<RunSummary> {
         try recordingRun(
-            "run", settings: ["output_directory": plan.outputDirectory],
-            outcome: { summary in outcome(of: summary) }
-        ) { run in
-            recordedAs(run.id)
+            "run", settings: ["output_directory": plan.outputDirectory], stop: stop, isDryRun: plan.isDryRun
+        ) { session in
             var summary = RunSummary()
-            // First, so the run audits what Apple has; a fetch that fails leaves the rest of the run to do its work.
-            var salesPaths = plan.salesPaths
-            var receiptPaths = plan.receiptPaths
-            if var fetch = plan.fetch {
-                fetch.isDryRun = fetch.isDryRun || plan.isDryRun
-                summary.fetch = try timed("fetch", into: &summary) { try fetchStage(fetch, runID: run.id, stop: stop) }
-                if fetch.reports != nil, FileManager.default.fileExists(atPath: fetch.reportsFolder) {
-                    salesPaths.append(fetch.reportsFolder)
-                }
-                // History fetched by `fetch history` is archived beside the notifications and audited with them.
-                for folder in [fetch.notificationsFolder, fetch.historyFolder]
-                where fetch.server != nil && FileManager.default.fileExists(atPath: folder) {
-                    receiptPaths.append(folder)
-                }
-            }
-            if let catalogPath = plan.catalogPath {
-                // A catalog that cannot be read keeps the one in force; the rest of the batch still runs.
-                do {
-                    summary.catalog = try timed("catalog", into: &summary) {
-                        try importCatalog(path: catalogPath, bundleID: nil)
-                    }
-                } catch IAPAuditError.input(let message) {
-                    summary.catalogError = message
-                    logger.error("catalog not imported; the one in force stays", metadata: ["error": "\(message)"])
-                }
-            }
-            if !receiptPaths.isEmpty {
-                summary.receipts = try timed("ingest receipts", into: &summary) {
-                    try ingestReceiptsStage(
-                        paths: receiptPaths, runID: run.id, stop: stop, trustedRootPaths: plan.trustedRootPaths)
-                }
-            }
-            if !salesPaths.isEmpty {
-                summary.sales = try timed("ingest sales", into: &summary) {
-                    try ingestSalesStage(paths: salesPaths, runID: run.id, stop: stop)
-                }
-            }
-            try stop.check()
-            summary.detection = try timed("detect", into: &summary) {
-                try detectStage(
-                    rules: DetectionRule.allCases, settings: plan.detection, rebuildStoreAccounts: false,
-                    runID: run.id, stop: stop)
-            }
-            try stop.check()
-            // Reconcile whenever reports are stored: new receipts can settle lines of earlier days too. Only the days
-            // that changed since the last reconcile (all days the first time, or after the zone or catalog changed).
-            if try connection.query("SELECT EXISTS (SELECT 1 FROM sales_report_period)").requireBool(0, 0) {
-                summary.reconciliation = try timed("reconcile", into: &summary) {
-                    try reconcileStage(ReconcileOptions(timeZone: plan.timeZone, isIncremental: true), runID: run.id)
-                }
-            }
-            if !plan.isDryRun {
-                summary.reportsWritten = try timed("reports", into: &summary) { try writeReports(plan) }
-            }
-            return summary
+            for stage in plan.stages { try run(stage, in: session, into: &summary) }
+            return (summary, summary.outcome)
         }
+    }
+
+    /// One stage of a run: skipped when it has nothing to do, else timed and its summary added.
+    private func run<Stage: PipelineStage>(
+        _ stage: Stage, in session: StageSession, into summary: inout RunSummary
+    ) throws {
+        guard try stage.isNeeded(in: session) else {
+            if let skipped = stage.skippedSummary { summary.add(stage, skipped, outcome: .succeeded) }
+            return
+        }
+        // A stop request is honoured between stages too (and between files inside the ingests).
+        try session.stop.check()
+        let stopwatch = Stopwatch()
+        let result = try stage.run(in: session)
+        summary.stageSeconds[stage.name] = stopwatch.seconds
+        summary.add(stage, result, outcome: stage.outcome(of: result, in: session))
     }
 
     /// Writes the plan's reports in each of its formats; returns the paths written.
@@ -141,11 +99,5 @@ extension Workspace {
         }
         logger.info("wrote reports", metadata: ["directory": "\(plan.outputDirectory)", "files": "\(written.count)"])
         return written
-    }
-
-    private func timed<T>(_ stage: String, into summary: inout RunSummary, _ body: () throws -> T) rethrows -> T {
-        let stopwatch = Stopwatch()
-        defer { summary.stageSeconds[stage] = stopwatch.seconds }
-        return try body()
     }
 }

@@ -62,20 +62,42 @@ extension Workspace {
         return false
     }
 
+    /// Runs one stage alone, as its command does: under the run lock, recorded as a run named after the stage.
+    package func runAlone<Stage: PipelineStage>(
+        _ stage: Stage, stop: StopRequest = StopRequest()
+    ) throws -> StageResult<Stage.Summary> {
+        try exclusively {
+            let run = try recordingRun(stage.name, settings: stage.recordedSettings, stop: stop) { session in
+                let summary = try stage.run(in: session)
+                return (summary, stage.outcome(of: summary, in: session))
+            }
+            return StageResult(
+                summary: run.summary, outcome: run.outcome, lines: stage.summaryLines(run.summary, context: .alone),
+                problems: stage.problems(run.summary))
+        }
+    }
+
+    /// What a recorded run returned, how it ended and its record's id.
+    struct Recorded<Summary> {
+        var summary: Summary
+        var outcome: StageOutcome
+        var runID: Int64
+    }
+
     /// Runs `body` as a recorded run of `command`; the run row gets the outcome and the summary `body` returns. Runs
     /// that an earlier process left `running` (it was killed) are marked `abandoned` first.
-    package func recordingRun<Summary: Encodable>(
-        _ command: String, settings runSettings: [String: String] = [:],
-        outcome: (Summary) -> (RunRecorder.Outcome, Int32), _ body: (RunRecorder) throws -> Summary
-    ) throws -> Summary {
+    func recordingRun<Summary: Encodable>(
+        _ command: String, settings runSettings: [String: String] = [:], stop: StopRequest, isDryRun: Bool = false,
+        _ body: (StageSession) throws -> (Summary, StageOutcome)
+    ) throws -> Recorded<Summary> {
         try RunRecorder.markAbandoned(on: connection, logger: logger)
         let recorder = try RunRecorder(
             connection: connection, command: command, settings: runSettings, version: Self.version)
         do {
-            let summary = try body(recorder)
-            let (result, code) = outcome(summary)
-            try recorder.finish(outcome: result, exitCode: code, summary: summary)
-            return summary
+            let session = StageSession(workspace: self, runID: recorder.id, stop: stop, isDryRun: isDryRun)
+            let (summary, outcome) = try body(session)
+            try recorder.finish(outcome: outcome.recorded, exitCode: outcome.exitCode, summary: summary)
+            return Recorded(summary: summary, outcome: outcome, runID: recorder.id)
         } catch {
             let error = explainingLockTimeout(error)
             if connection.isOK {
@@ -112,24 +134,17 @@ extension Workspace {
     }
 
     /// The exit code of an ingest: 65 when a file failed, or (under `--strict`) when anything was quarantined.
-    package func exitCode(of summary: IngestSummary) -> Int32 { outcome(of: summary).1 }
-
-    /// The exit code of a whole run, by the same rule.
-    package func exitCode(of summary: RunSummary) -> Int32 { outcome(of: summary).1 }
-
-    /// A run's outcome: a failed fetch (its own exit code, 76, 77 or 78) first, then the ingest rule.
-    func outcome(of summary: RunSummary) -> (RunRecorder.Outcome, Int32) {
-        if let fetch = summary.fetch, fetch.exitCode != 0 { return (.failed, fetch.exitCode) }
-        return outcome(quarantined: summary.quarantined, filesFailed: summary.filesFailed)
+    package func exitCode(of summary: IngestSummary) -> Int32 {
+        StageOutcome.ingest(summary, isStrict: settings.isStrict).exitCode
     }
+}
 
-    /// The outcome of an ingest: files that failed make it fail (65); quarantined records only under `--strict`.
-    func outcome(of summary: IngestSummary) -> (RunRecorder.Outcome, Int32) {
-        outcome(quarantined: summary.quarantined, filesFailed: summary.filesFailed)
-    }
-
-    func outcome(quarantined: Int, filesFailed: Int) -> (RunRecorder.Outcome, Int32) {
-        if filesFailed > 0 { return (.rejected, 65) }
-        return settings.isStrict && quarantined > 0 ? (.rejected, 65) : (.succeeded, 0)
-    }
+/// What a stage run alone did: its summary, how it ended, and what its command prints.
+package struct StageResult<Summary: Sendable>: Sendable {
+    package var summary: Summary
+    package var outcome: StageOutcome
+    /// Its lines for stdout.
+    package var lines: [String]
+    /// Its problems for stderr, one line each.
+    package var problems: [String]
 }

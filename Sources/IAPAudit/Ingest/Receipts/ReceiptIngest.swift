@@ -46,15 +46,21 @@ package struct ReceiptIngest {
         self.logger = logger
     }
 
+    /// What this ingest shares with every other: the walk, the per-file loop, a file's claim.
+    private var session: IngestSession {
+        IngestSession(
+            kind: .receipts, connection: connection, runID: runID, logger: logger, isRehash: isRehash,
+            onProgress: onProgress)
+    }
+
     /// Ingests every receipt file under `paths`; a `stop` request is honoured between files. A file that cannot be
     /// read or stored is quarantined as a whole and the batch goes on.
     package func ingest(paths: [String], stop: StopRequest = StopRequest()) throws -> IngestSummary {
-        var inputs = try InputFiles.expand(paths) { ReceiptFileFormat(fileName: $0) != nil }
+        let session = self.session
         var summary = IngestSummary()
-        try summary.recordSkipped(
-            inputs, expected: "receipt files are .json, .jsonl, .ndjson, optionally .gz", runID: runID,
-            connection: connection, logger: logger)
-        try summary.skipUnchanged(&inputs, kind: .receipts, isRehash: isRehash, connection: connection, logger: logger)
+        let files = try session.files(
+            under: paths, accepts: { ReceiptFileFormat(fileName: $0) != nil },
+            expected: "receipt files are .json, .jsonl, .ndjson, optionally .gz", into: &summary)
         // While one file is loaded and merged, the next one is already being parsed on its own thread: the merge
         // is server work, the parse ours, and the two cores do both at once.
         var next: Result<PreparedReceiptFile, any Error>?
@@ -62,30 +68,20 @@ package struct ReceiptIngest {
         defer {
             if case .success(let file)? = next { file.cancel() }
         }
-        for (index, path) in inputs.files.enumerated() {
-            try stop.check()
+        try session.forEachFile(files, stop: stop, into: &summary, progressStage: "receipts") { index, path in
             let current = next ?? Result { try prepare(path) }
             next = nil
-            if index + 1 < inputs.files.count {
-                let following = inputs.files[index + 1]
+            if index + 1 < files.count {
+                let following = files[index + 1]
                 next = Result { try prepare(following) }
                 // What must stop the batch (the database is gone) stops it now, in the order it happened: the
                 // current file would otherwise fail after it, on a connection that is no more, and hide why.
                 if case .failure(let error) = next, FileFailure(path: following, error: error) == nil {
-                    if case .success(let file) = current { file.cancel() }
+                    current.cancelIfPrepared()
                     throw error
                 }
             }
-            do {
-                summary.add(try ingest(try current.get(), settled: settled))
-            } catch {
-                try summary.recordFailure(
-                    path: path, error: error, runID: runID, connection: connection, logger: logger)
-            }
-            onProgress?(
-                Progress(
-                    stage: "receipts", filesDone: index + 1, filesTotal: inputs.files.count, records: summary.records,
-                    lastFile: path))
+            return try ingest(try current.get(), settled: settled)
         }
         return summary
     }
@@ -105,21 +101,17 @@ package struct ReceiptIngest {
         // A file still being written is read only up to its last complete record; a half-written one, or one still
         // empty (opened before its first record), is left for the next run, never quarantined. (A truncated gzip end
         // of a young file rolls its load back: see ReceiptBatch.)
-        if !isSettled && scan.whole.size == 0 { return PreparedReceiptFile(path: path, skipped: .stillBeingWritten) }
+        if !isSettled && scan.whole.size == 0 { return .skipped(path: path, .stillBeingWritten) }
         var consumed = scan.whole
         if !isSettled && !scan.isGzip && !Self.endsWithCompleteRecord(scan, format: format) {
             guard format == .jsonLines, let complete = scan.throughLastNewline else {
-                return PreparedReceiptFile(path: path, skipped: .stillBeingWritten)
+                return .skipped(path: path, .stillBeingWritten)
             }
             consumed = complete
         }
         let complete = scan.completeStat(consumed: consumed, settlingSeconds: settlingSeconds)
-        guard try !InputFileRecord.isStored(consumed, kind: .receipts, on: connection) else {
-            if let complete {
-                try KnownFiles.remember(
-                    path: path, kind: .receipts, stat: complete, sha256: consumed.sha256, runID: runID, on: connection)
-            }
-            return PreparedReceiptFile(path: path, skipped: .alreadyIngested)
+        guard try !session.isStored(consumed, path: path, complete: complete) else {
+            return .skipped(path: path, .alreadyIngested)
         }
         var record = InputFileRecord(
             kind: .receipts, path: path, digest: consumed, isGzip: scan.isGzip, runID: runID,
@@ -152,7 +144,8 @@ package struct ReceiptIngest {
             reader: reader, parser: parser, signatures: signatures, fileID: fileID, path: path, runID: runID,
             logger: logger)
         batch.isStillBeingWritten = !isSettled
-        return PreparedReceiptFile(record: record, fileID: fileID, isJSONLines: format == .jsonLines, batch: batch)
+        return .parsing(
+            ParsingReceiptFile(record: record, fileID: fileID, isJSONLines: format == .jsonLines, batch: batch))
     }
 
     /// Whether the file's last record is complete: it ends with a line end, or (a writer that ends records without
@@ -182,27 +175,36 @@ package struct ReceiptIngest {
         defer { file.cancel() }
         var summary = IngestSummary()
         summary.filesSeen = 1
-        let stopwatch = Stopwatch()
         let path = file.path
+        let loading: ParsingReceiptFile
+        switch file {
+        case .skipped(_, .stillBeingWritten):
+            summary.filesDeferred = 1
+            logger.info("left for the next run: still being written", metadata: ["file": "\(path)"])
+            return summary
+        case .skipped(_, .alreadyIngested):
+            summary.filesAlreadyIngested = 1
+            logger.info("already ingested (same content hash)", metadata: ["file": "\(path)"])
+            return summary
+        case .parsing(let parsing):
+            loading = parsing
+        }
+        let stopwatch = Stopwatch()
         var staged: [StagedCopy] = []
         var conflicting: [TransactionKey] = []
         let outcome: IngestSummary?
         do {
             outcome = try store(
-                file, settled: settled, staged: &staged, conflicting: &conflicting, stopwatch: stopwatch)
+                loading, settled: settled, staged: &staged, conflicting: &conflicting, stopwatch: stopwatch)
         } catch is StillBeingWritten {
             summary.filesDeferred = 1
             logger.info("left for the next run: still being written (truncated gzip)", metadata: ["file": "\(path)"])
             return summary
         }
         guard let outcome else {
-            if file.skipped == .stillBeingWritten {
-                summary.filesDeferred = 1
-                logger.info("left for the next run: still being written", metadata: ["file": "\(path)"])
-            } else {
-                summary.filesAlreadyIngested = 1
-                logger.info("already ingested (same content hash)", metadata: ["file": "\(path)"])
-            }
+            // Another process, or a twin file earlier in this run, stored the same bytes first.
+            summary.filesAlreadyIngested = 1
+            logger.info("already ingested (same content hash)", metadata: ["file": "\(path)"])
             return summary
         }
         settled.record(committed: staged, conflicting: conflicting)
@@ -219,15 +221,15 @@ package struct ReceiptIngest {
 
     /// The file's one transaction: its `input_file` row, its rows, the merge; nil when there was nothing to load.
     private func store(
-        _ file: PreparedReceiptFile, settled: SettledTransactions, staged: inout [StagedCopy],
+        _ file: ParsingReceiptFile, settled: SettledTransactions, staged: inout [StagedCopy],
         conflicting: inout [TransactionKey], stopwatch: Stopwatch
     ) throws -> IngestSummary? {
-        let path = file.path
+        let record = file.record
+        let path = record.path
+        let fileID = file.fileID
         return try connection.transaction { () throws -> IngestSummary? in
-            guard let record = file.record, let fileID = file.fileID else { return nil }
-            try connection.advisoryTransactionLock(record.digest.lockKey)
             // Checked again under the lock: another process, or a twin file earlier in this run, may have stored it.
-            guard try !InputFileRecord.isStored(record.digest, kind: .receipts, on: connection) else { return nil }
+            guard try session.claim(record.digest, path: path, complete: nil) else { return nil }
             try record.insert(id: fileID, on: connection)
             try connection.execute(script: try Self.fileSetup(), context: "prepare the transaction of \(path)")
             var counts = try load(file, settled: settled, staged: &staged)
@@ -248,7 +250,7 @@ package struct ReceiptIngest {
                 TransactionKey(
                     environment: conflicts.string(row, 0) ?? "", transactionID: conflicts.string(row, 1) ?? "")
             }
-            let endLine = file.isJSONLines ? file.batch?.linesRead : nil
+            let endLine = file.isJSONLines ? file.batch.linesRead : nil
             try InputFileRecord.recordCounts(counts, endLine: endLine, fileID: fileID, on: connection)
             counts.filesIngested = 1
             logger.debug("merged", metadata: ["file": "\(path)", "seconds": "\(stopwatch.seconds)"])
@@ -300,12 +302,10 @@ package struct ReceiptIngest {
     /// `receipt` through COPY; entries, renewals and quarantine rows are collected and loaded whenever the collection
     /// grows large, so memory stays bounded.
     private func load(
-        _ file: PreparedReceiptFile, settled: SettledTransactions, staged: inout [StagedCopy]
+        _ file: ParsingReceiptFile, settled: SettledTransactions, staged: inout [StagedCopy]
     ) throws -> IngestSummary {
-        guard let batch = file.batch, let queue = file.queue, let producer = file.producer else {
-            throw IAPAuditError.internalInconsistency("\(file.path) was not prepared for loading")
-        }
-        let path = file.path
+        let (batch, queue, producer) = (file.batch, file.queue, file.producer)
+        let path = file.record.path
         defer {
             // The batch and its reader belong to the parsing thread until it has stopped.
             queue.cancel()
@@ -362,5 +362,12 @@ package struct ReceiptIngest {
             }
             start = row.end
         }
+    }
+}
+
+extension Result where Success == PreparedReceiptFile {
+    /// Stops the file's parsing, if it was prepared.
+    func cancelIfPrepared() {
+        if case .success(let file) = self { file.cancel() }
     }
 }

@@ -35,23 +35,19 @@ package struct SalesIngest {
     /// optionally `.gz`).
     /// A file that cannot be read or stored is quarantined as a whole and the batch goes on.
     package func ingest(paths: [String], stop: StopRequest = StopRequest()) throws -> SalesIngestSummary {
-        var inputs = try InputFiles.expand(paths) { SalesFileKind.accepts(fileName: $0) }
         var summary = SalesIngestSummary()
-        try summary.ingest.recordSkipped(
-            inputs, expected: "report files are .txt, .tsv, .csv, optionally .gz", runID: runID,
-            connection: connection, logger: logger)
-        try summary.ingest.skipUnchanged(
-            &inputs, kind: .sales, isRehash: isRehash, connection: connection, logger: logger)
-        for path in inputs.files {
-            try stop.check()
-            do {
-                summary.add(try ingest(file: path))
-            } catch {
-                try summary.ingest.recordFailure(
-                    path: path, error: error, runID: runID, connection: connection, logger: logger)
-            }
+        let files = try session.files(
+            under: paths, accepts: SalesFileKind.accepts(fileName:),
+            expected: "report files are .txt, .tsv, .csv, optionally .gz", into: &summary.ingest)
+        try session.forEachFile(files, stop: stop, into: &summary, progressStage: "sales") { _, path in
+            try ingest(file: path)
         }
         return summary
+    }
+
+    /// What this ingest shares with every other: the walk, the per-file loop, a file's claim.
+    private var session: IngestSession {
+        IngestSession(kind: .sales, connection: connection, runID: runID, logger: logger, isRehash: isRehash)
     }
 
     /// Ingests one file in one transaction; a file whose bytes were stored before is skipped.
@@ -63,15 +59,8 @@ package struct SalesIngest {
         let digest = scan.whole
         let complete = scan.completeStat(consumed: digest, settlingSeconds: settlingSeconds)
         let outcome = try connection.transaction { () throws -> SalesIngestSummary? in
-            try connection.advisoryTransactionLock(digest.lockKey)
+            guard try session.claim(digest, path: path, complete: complete) else { return nil }
             try connection.execute(script: FileTransaction.commitWithoutDiskFlush, context: "settings for \(path)")
-            guard try !InputFileRecord.isStored(digest, kind: .sales, on: connection) else {
-                if let complete {
-                    try KnownFiles.remember(
-                        path: path, kind: .sales, stat: complete, sha256: digest.sha256, runID: runID, on: connection)
-                }
-                return nil
-            }
             let reader: SalesReportFileReader
             do {
                 reader = try SalesReportFileReader(path: path, maxLineLength: maxLineLength)
