@@ -4,6 +4,7 @@ import Foundation
 import Gzip
 import SyntheticData
 import TestSupport
+import Testing
 
 /// A stand-in for Apple with a year of the generator's daily sales reports (2025), a financial report per month and
 /// the detailed financial report of the same sales, a key file for it, and a configuration naming them: what the
@@ -117,6 +118,16 @@ final class AppleFixture {
             \(extra)
             """
         return try test.write("iap-audit-\(UUID().uuidString.prefix(8)).toml", text)
+    }
+
+    /// Runs `fetch reports` with `config`, expecting it to succeed and its summary to say `summary` (e.g.
+    /// `"financial: 0 held, 11 fetched, 1 not published yet, 0 no sales"`).
+    @discardableResult
+    func fetchReports(config: String, summarising summary: String) throws -> BinaryUnderTest.Outcome {
+        let result = try BinaryUnderTest.run(["fetch", "reports", "--config", config])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(summary), "\(result.stdout)")
+        return result
     }
 
     /// The files the spool's reports folder holds (hidden ones too).

@@ -11,11 +11,8 @@ struct FetchFinanceDetailTests {
         let test = try TestWorkspace()
         let apple = try AppleFixture(test: test)
         let config = try apple.configuration(reports: ["financial", "finance-detail"])
-        let fetched = try BinaryUnderTest.run(["fetch", "reports", "--config", config])
-        #expect(fetched.status == 0, "\(fetched.stderr)")
-        #expect(
-            fetched.stdout.contains("finance-detail: 0 held, 11 fetched, 1 not published yet, 0 no sales"),
-            "\(fetched.stdout)")
+        try apple.fetchReports(
+            config: config, summarising: "finance-detail: 0 held, 11 fetched, 1 not published yet, 0 no sales")
         #expect(apple.spooledReports.contains("80012345_0125_Z1.txt.gz"), "\(apple.spooledReports)")
 
         let ingested = try BinaryUnderTest.run(
