@@ -62,9 +62,10 @@ public struct AppStoreConnectClient: Sendable {
         }
     }
 
-    /// Apple's 404 says "There were no sales for the date specified." for a day without sales (and "There are no
-    /// …" or "no data" for periods with nothing to report); any other 404 (typically "Report is not available yet.
-    /// Daily reports for the Americas are available by 5 am Pacific Time; …") is a report still to come.
+    /// Apple's 404 says "There were no sales for the date specified." for a period without sales, on the sales and
+    /// the finance endpoint alike ("There are no …" and "no data" are accepted too, should the wording change); any
+    /// other 404 (typically "Report is not available yet. Daily reports for the Americas are available by 5 am
+    /// Pacific Time; …") is a report still to come.
     static func meansNoSales(_ detail: String) -> Bool {
         let text = detail.lowercased()
         return text.contains("no sales") || text.contains("no data") || text.contains("there were no")

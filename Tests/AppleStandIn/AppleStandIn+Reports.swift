@@ -58,11 +58,11 @@ extension AppleStandIn {
         if let bytes {
             return StandInResponse(status: 200, headers: [("Content-Type", "application/a-gzip")], body: bytes)
         }
+        // The finance endpoint says it in the same words as the sales one, for FINANCIAL and FINANCE_DETAIL alike
+        // (Apple Developer Forums thread 702418; Ponytech/appstoreconnectapi issue 17).
         return .connectError(
             404, code: "NOT_FOUND", title: "The specified resource does not exist",
-            detail: path == "/v1/salesReports"
-                ? "There were no sales for the date specified."
-                : "There are no financial reports for the date specified.")
+            detail: "There were no sales for the date specified.")
     }
 
     /// The last day (`YYYY-MM-DD`) of the period `reportDate` names, or nil when it is not of the frequency's form.

@@ -3,6 +3,7 @@ enum ReportField: Int, CaseIterable, Sendable {
     case vendorIdentifier, productTypeIdentifier, units, proceedsPerUnit, extendedProceeds, proceedsCurrency
     case customerPrice, customerCurrency, countryCode, beginDate, endDate, appleIdentifier, parentIdentifier, title
     case subscription, period, salesOrReturn, promoCode, orderType, proceedsReason, preservedPricing, device, category
+    case transactionDate, settlementDate
 
     /// Header names (as `ReportBytes.nameKey` reduces them) that map to this field.
     var nameKeys: [String] {
@@ -23,13 +24,16 @@ enum ReportField: Int, CaseIterable, Sendable {
         case .title: ["title", "titleepisodeseason", "subscriptionname"]
         case .subscription: ["subscription"]
         case .period: ["period"]
-        case .salesOrReturn: ["salesorreturn"]
+        // Apple's reference spells it "Sale or Return"; its files have said "Sales or Return".
+        case .salesOrReturn: ["salesorreturn", "saleorreturn"]
         case .promoCode: ["promocode"]
         case .orderType: ["ordertype"]
         case .proceedsReason: ["proceedsreason"]
         case .preservedPricing: ["preservedpricing"]
         case .device: ["device"]
         case .category: ["category"]
+        case .transactionDate: ["transactiondate"]
+        case .settlementDate: ["settlementdate"]
         }
     }
 
@@ -67,6 +71,13 @@ enum ReportField: Int, CaseIterable, Sendable {
                 (.units, "Quantity"), (.proceedsPerUnit, "Partner Share"),
                 (.extendedProceeds, "Extended Partner Share"), (.proceedsCurrency, "Partner Share Currency"),
                 (.salesOrReturn, "Sales or Return"), (.productTypeIdentifier, "Product Type Identifier"),
+            ]
+        case .financeDetail:
+            [
+                (.transactionDate, "Transaction Date"), (.settlementDate, "Settlement Date"),
+                (.vendorIdentifier, "Vendor Identifier"), (.units, "Quantity"), (.proceedsPerUnit, "Partner Share"),
+                (.proceedsCurrency, "Partner Share Currency"), (.salesOrReturn, "Sale or Return"),
+                (.productTypeIdentifier, "Product Type Identifier"),
             ]
         case .subscriptionEvent, .subscriber:
             [(.beginDate, "Event Date")]

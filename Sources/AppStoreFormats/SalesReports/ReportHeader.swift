@@ -64,7 +64,9 @@ struct ReportHeader: Sendable {
     /// Recognises the report from the names its header carries, whatever their order.
     static func layout(keys: Set<String>, columnCount: Int) -> ReportLayout {
         if !keys.isDisjoint(with: ["partnershare", "extendedpartnershare", "partnersharecurrency"]) {
-            return .financial
+            // The detailed report dates each purchase; a per-region or consolidated one dates the fiscal period.
+            let dated = keys.contains("transactiondate") || keys.contains("settlementdate")
+            return dated ? .financeDetail : .financial
         }
         if keys.contains("subscriberid") { return .subscriber }
         if keys.contains("event") && keys.contains("eventdate") { return .subscriptionEvent }

@@ -7,6 +7,9 @@ package enum ReportLayout: Sendable, Hashable, CustomStringConvertible {
     case sales(columnCount: Int)
     /// A financial report (`Start Date`, `Vendor Identifier`, `Quantity`, `Partner Share`, …, `Total_*` trailer).
     case financial
+    /// The detailed financial report of every region (`FINANCE_DETAIL`, region `Z1`): a financial report's columns
+    /// with each purchase's `Transaction Date` and `Settlement Date` in place of the fiscal period's Start and End.
+    case financeDetail
     /// A Subscription report (active subscription counts per offer; no dates).
     case subscription
     /// A Subscription Event report (`Event Date`, `Event`, …, `Quantity`).
@@ -35,6 +38,7 @@ package enum ReportLayout: Sendable, Hashable, CustomStringConvertible {
         case .sales27: "sales-27"
         case .sales(let columnCount): "sales-\(columnCount)"
         case .financial: "financial"
+        case .financeDetail: "finance-detail"
         case .subscription: "subscription"
         case .subscriptionEvent: "subscription-event"
         case .subscriber: "subscriber"
@@ -55,5 +59,8 @@ package enum ReportLayout: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True where every row must carry a vendor identifier, product type, units and begin/end dates.
-    var requiresSaleKeys: Bool { isSales || self == .financial }
+    var requiresSaleKeys: Bool { isSales || self == .financial || self == .financeDetail }
+
+    /// True for the layouts that may end with `Total_Rows`, `Total_Units` and `Total_Amount` lines.
+    var hasTotals: Bool { self == .financial || self == .financeDetail }
 }

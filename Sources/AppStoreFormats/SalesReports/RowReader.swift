@@ -41,10 +41,13 @@ struct RowReader {
                     column: name(field))
             }
         }
-        let beginDate = try date(.beginDate, isRequired: requiresKeys)
+        let isDetail = header.layout == .financeDetail
+        // A detailed financial row is one purchase: it covers the day of its Transaction Date.
+        let beginDate = try date(isDetail ? .transactionDate : .beginDate, isRequired: requiresKeys)
+        let settlementDate = isDetail ? try date(.settlementDate, isRequired: true) : nil
         // Subscription event and subscriber rows have one Event Date: the row covers that day.
         let endDate =
-            header.positions[ReportField.endDate.rawValue] < 0
+            isDetail || header.positions[ReportField.endDate.rawValue] < 0
             ? beginDate : try date(.endDate, isRequired: requiresKeys)
         if let beginDate, let endDate, endDate < beginDate {
             throw Rejection(
@@ -78,6 +81,7 @@ struct RowReader {
             preservedPricing: text(.preservedPricing),
             device: text(.device),
             category: text(.category),
+            settlementDate: settlementDate,
             columns: ReportColumns(names: header.names, storage: storage, bounds: fields.bounds)
         )
     }

@@ -52,6 +52,10 @@ package struct SalesReportParser: Sendable {
         var unitsTrailer: (value: Int, line: Int)?
         var amountTrailer: (value: ReportDecimal, line: Int)?
         var invalidTrailers: [ReportFinding] = []
+
+        var hasTrailer: Bool {
+            rowsTrailer != nil || unitsTrailer != nil || amountTrailer != nil || !invalidTrailers.isEmpty
+        }
     }
 
     private var phase = Phase.awaitingHeader
@@ -138,7 +142,8 @@ package struct SalesReportParser: Sendable {
                 )
             )
         }
-        if layout == .financial { findings += trailerFindings() }
+        // Apple documents the Total_* lines for the financial report; the detailed one is checked when it has them.
+        if layout == .financial || (layout == .financeDetail && totals.hasTrailer) { findings += trailerFindings() }
         return findings
     }
 
@@ -180,7 +185,7 @@ package struct SalesReportParser: Sendable {
 
     private mutating func readRow(_ line: ArraySlice<UInt8>, number: Int, header: ReportHeader) -> ReportLineResult {
         let layout = header.layout
-        if layout == .financial, line.starts(with: ReportBytes.totalPrefix) {
+        if layout.hasTotals, line.starts(with: ReportBytes.totalPrefix) {
             return readTrailer(line, number: number)
         }
         if line.count == headerLine.count, line.elementsEqual(headerLine) {

@@ -29,9 +29,10 @@ package struct SalesReportRow: Sendable, Equatable {
     package let customerCurrency: String?
     /// `Country Code`, `Country Of Sale` or `Country`.
     package let countryCode: String?
-    /// `Begin Date`, `Start Date` or `Event Date`.
+    /// `Begin Date`, `Start Date` or `Event Date`; a detailed financial row's `Transaction Date`.
     package let beginDate: CalendarDate?
-    /// `End Date` (the Event Date again for subscription event and subscriber rows).
+    /// `End Date` (the Event Date again for subscription event and subscriber rows, the Transaction Date again for
+    /// detailed financial rows).
     package let endDate: CalendarDate?
     /// `Apple Identifier` (subscription reports: `Subscription Apple ID`).
     package let appleIdentifier: String?
@@ -57,6 +58,8 @@ package struct SalesReportRow: Sendable, Equatable {
     package let device: String?
     /// `Category`.
     package let category: String?
+    /// A detailed financial row's `Settlement Date`: when Apple settled the purchase; `nil` for other layouts.
+    package let settlementDate: CalendarDate?
     /// Every column by header name, in header order, including ones this parser does not know, values verbatim.
     package let columns: ReportColumns
 
@@ -71,7 +74,7 @@ package struct SalesReportRow: Sendable, Equatable {
         parentIdentifier: String? = nil, title: String? = nil, subscription: String? = nil, period: String? = nil,
         salesOrReturn: String? = nil, promoCode: String? = nil, orderType: String? = nil,
         proceedsReason: String? = nil, preservedPricing: String? = nil, device: String? = nil,
-        category: String? = nil, columns: ReportColumns
+        category: String? = nil, settlementDate: CalendarDate? = nil, columns: ReportColumns
     ) {
         self.line = line
         self.vendorIdentifier = vendorIdentifier
@@ -98,6 +101,7 @@ package struct SalesReportRow: Sendable, Equatable {
         self.preservedPricing = preservedPricing
         self.device = device
         self.category = category
+        self.settlementDate = settlementDate
         self.columns = columns
     }
 }

@@ -4,9 +4,11 @@ import Foundation
 import Gzip
 import SyntheticData
 import TestSupport
+import Testing
 
-/// A stand-in for Apple with a year of the generator's daily sales reports (2025) and a financial report per month,
-/// a key file for it, and a configuration naming both: what the fetch tests drive the binary with.
+/// A stand-in for Apple with a year of the generator's daily sales reports (2025), a financial report per month and
+/// the detailed financial report of the same sales, a key file for it, and a configuration naming them: what the
+/// fetch tests drive the binary with.
 final class AppleFixture {
     static let vendor = "80012345"
     static let keyID = "2X9R4HXF34"
@@ -57,6 +59,8 @@ final class AppleFixture {
         for month in 1...12 {
             let name = "\(vendor)_\(String(format: "%02d", month))25_ZZ.txt.gz"
             standIn.addReport(name, bytes: GzipWriter.compress(Array(financialReport(month: month).utf8)))
+            let detail = "\(vendor)_\(String(format: "%02d", month))25_Z1.txt.gz"
+            standIn.addReport(detail, bytes: GzipWriter.compress(Array(financeDetailReport(month: month).utf8)))
         }
         standIn.publish(through: "2025-12-30")
     }
@@ -77,6 +81,17 @@ final class AppleFixture {
         ]
         return header.joined(separator: "\t") + "\n" + row.joined(separator: "\t") + "\nTotal_Rows\t1\n"
             + "Total_Amount\t2.10\nTotal_Units\t3\n"
+    }
+
+    /// The detailed financial report (region Z1) of the same month: the financial report's three units as the three
+    /// purchases they were, each with the day it was made and the day Apple settled it.
+    static func financeDetailReport(month: Int) -> String {
+        let rows = [1, 9, 20].map { day in
+            ReportHeaders.financeDetailRow(
+                transaction: String(format: "%02d/%02d/2025", month, day),
+                settlement: String(format: "%02d/%02d/2025", month, day + 2), vendor: "com.example.bulk0.item0")
+        }
+        return ([ReportHeaders.financeDetail] + rows).joined(separator: "\n") + "\n"
     }
 
     /// A configuration file fetching `reports` of 2025 through `until` from the stand-in.
@@ -103,6 +118,16 @@ final class AppleFixture {
             \(extra)
             """
         return try test.write("iap-audit-\(UUID().uuidString.prefix(8)).toml", text)
+    }
+
+    /// Runs `fetch reports` with `config`, expecting it to succeed and its summary to say `summary` (e.g.
+    /// `"financial: 0 held, 11 fetched, 1 not published yet, 0 no sales"`).
+    @discardableResult
+    func fetchReports(config: String, summarising summary: String) throws -> BinaryUnderTest.Outcome {
+        let result = try BinaryUnderTest.run(["fetch", "reports", "--config", config])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(summary), "\(result.stdout)")
+        return result
     }
 
     /// The files the spool's reports folder holds (hidden ones too).

@@ -73,11 +73,8 @@ import Testing
         apple.standIn.inject(.cutBody)
         let config = try apple.configuration(
             reports: ["sales-monthly"], extra: "concurrency = 2\ntimeout = 5\nretry_seconds = 60")
-        let result = try BinaryUnderTest.run(["fetch", "reports", "--config", config])
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(
-            result.stdout.contains("sales-monthly: 0 held, 0 fetched, 1 not published yet, 11 no sales"),
-            "\(result.stdout)")
+        let result = try apple.fetchReports(
+            config: config, summarising: "sales-monthly: 0 held, 0 fetched, 1 not published yet, 11 no sales")
         #expect(result.stdout.contains("6 rate-limited"), "\(result.stdout)")
     }
 

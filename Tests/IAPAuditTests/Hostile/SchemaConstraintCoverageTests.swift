@@ -260,6 +260,8 @@ struct SchemaConstraintCoverageTests {
         "sales_report_row.units not null": .pipeline("0 when the layout has none"),
         "sales_report_row.begin_date date": .record(.salesRow([9: "01/01/0000"]), reason: "invalid-date"),
         "sales_report_row.end_date date": .record(.salesRow([10: "12/32/2014"]), reason: "invalid-date"),
+        "sales_report_row.settlement_date date": .pipeline(
+            "finance-detail rows only, parsed as a date like begin_date's (FinanceDetailReportTests: invalid-date)"),
         "sales_report_row.vendor_identifier not null": .record(.salesRow([2: " "]), reason: "missing-key"),
         "sales_report_row.product_type_identifier not null": .record(.salesRow([6: " "]), reason: "missing-key"),
         "sales_report_row.product_type not null": .pipeline("named from the product type identifier"),

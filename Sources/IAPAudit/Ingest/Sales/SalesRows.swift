@@ -7,7 +7,7 @@ enum SalesRows {
         COPY sales_report_row (file_id, line, vendor_identifier, product_type_identifier, product_type, units, \
         proceeds_per_unit, extended_proceeds, proceeds_currency, customer_price, customer_currency, country_code, \
         begin_date, end_date, apple_identifier, parent_identifier, title, subscription, period, sales_or_return, \
-        promo_code, order_type, column_values) FROM STDIN
+        promo_code, order_type, settlement_date, column_values) FROM STDIN
         """
 
     /// Appends one row; `scratch` is reused between rows so the `text[]` literal costs no allocation.
@@ -36,6 +36,7 @@ enum SalesRows {
         rows.field(row.salesOrReturn)
         rows.field(row.promoCode)
         rows.field(row.orderType)
+        rows.field(date: row.settlementDate)
         arrayLiteral(row.columns, into: &scratch)
         rows.field(verbatim: scratch)
         try rows.endRow()
