@@ -46,7 +46,7 @@ struct DetectCommand: ParsableCommand {
             let (settings, logger) = try global.settings(configuration: configuration)
             let workspace = try Workspace(settings: settings, logger: logger)
             var detection = configuration.detection
-            detection.sandboxInProduction.testerAccountKeys += testerAccounts
+            detection.testerAccountKeys += testerAccounts
             let rules = ruleNames.isEmpty ? DetectionRule.allCases : ruleNames.compactMap(DetectionRule.init(rawValue:))
             let summary = try workspace.detect(
                 rules: rules, settings: detection, rebuildStoreAccounts: rebuildStoreAccounts, full: full, stop: stop)

@@ -127,7 +127,7 @@ package enum CitusDistribution {
         else { return }
         try connection.transaction {
             try connection.advisoryTransactionLock(Migrator.lockKey)
-            try connection.runQueryFile("citus_views", context: "give the views their Citus form")
+            try connection.runQueryFile(.citusViews, context: "give the views their Citus form")
         }
         logger.info("gave views their Citus form", metadata: ["views": "\(viewsWithCitusForm.joined(separator: ", "))"])
     }

@@ -56,7 +56,7 @@ extension ReportSite {
     func flagPages(
         _ flags: [[String?]], pages: SubjectPages, files: Set<String>
     ) throws -> [(path: String, page: SitePage)] {
-        let definition = try ReportRunner.definition(named: "flags")
+        let definition = try ReportRunner.definition(.flags)
         let chartTable = try ReportRunner(connection: connection)
             .run(definition, parameters: window > 0 ? ["window": "\(window)"] : [:])
         let title = window > 0 ? "Open fraud flags (last \(window) days)" : "Open fraud flags"

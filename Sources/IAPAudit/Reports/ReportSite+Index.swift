@@ -6,7 +6,7 @@ extension ReportSite {
     /// reconciliation by status, stage times), links to every report written, and the runs before it.
     func indexPage(runID: Int64?, reportFiles: [String], flagCount: Int) throws -> SitePage {
         let run = try connection.query(
-            try SQLResources.query("site_run"), [runID], context: "read the run for the site")
+            SQLQuery.siteRun.text, [runID], context: "read the run for the site")
         var page = SitePage(
             title: "IAP audit: run summary",
             description: "What the run did and where to start: the open flags, the reconciliation, the quarantine. "
@@ -125,7 +125,7 @@ extension ReportSite {
 
         page.blocks.append(.heading("Runs before this one"))
         let runs = try connection.query(
-            try SQLResources.query("site_runs"), [Int64(id)], context: "read the earlier runs")
+            SQLQuery.siteRuns.text, [Int64(id)], context: "read the earlier runs")
         page.blocks.append(
             .table(
                 columns: [

@@ -20,40 +20,40 @@ extension ReportSite {
         static func read(_ subjects: [Subject], connection: Connection) throws -> SubjectData {
             var data = SubjectData()
             for row in try rows(
-                "site_subject_flags", [subjects.map(\.kind), subjects.map(\.key)], connection,
+                .siteSubjectFlags, [subjects.map(\.kind), subjects.map(\.key)], connection,
                 "read the subjects' flags")
             {
                 data.flags[Subject(kind: row[0] ?? "", key: row[1] ?? ""), default: []].append(Array(row[2...]))
             }
             func keys(_ kind: String) -> [String] { subjects.filter { $0.kind == kind }.map(\.key) }
             data.history = try grouped(
-                "site_account_history", keys("app-account"), connection, "read account histories")
+                .siteAccountHistory, keys("app-account"), connection, "read account histories")
             data.storeAccounts = try grouped(
-                "site_store_account", keys("store-account"), connection, "read store accounts")
-            data.transactions = try grouped("site_transaction", keys("transaction"), connection, "read transactions")
+                .siteStoreAccount, keys("store-account"), connection, "read store accounts")
+            data.transactions = try grouped(.siteTransaction, keys("transaction"), connection, "read transactions")
             // Receipt keys are ids as the database writes them; anything else names no receipt (and would not cast).
             let ids = keys("receipt").filter { key in Int64(key).map(String.init) == key }
-            data.receipts = try grouped("site_receipt", ids, connection, "read receipts").compactMapValues(\.first)
+            data.receipts = try grouped(.siteReceipt, ids, connection, "read receipts").compactMapValues(\.first)
             return data
         }
 
-        /// The rows of site query `name` for the keys in `keys`, grouped by their first column (the key), in order.
+        /// The rows of site query `file` for the keys in `keys`, grouped by their first column (the key), in order.
         private static func grouped(
-            _ name: String, _ keys: [String], _ connection: Connection, _ context: String
+            _ file: SQLQuery, _ keys: [String], _ connection: Connection, _ context: String
         ) throws -> [String: [[String?]]] {
             guard !keys.isEmpty else { return [:] }
             var result: [String: [[String?]]] = [:]
-            for row in try rows(name, [keys], connection, context) {
+            for row in try rows(file, [keys], connection, context) {
                 result[row[0] ?? "", default: []].append(Array(row[1...]))
             }
             return result
         }
 
         private static func rows(
-            _ name: String, _ arrays: [[String]], _ connection: Connection, _ context: String
+            _ file: SQLQuery, _ arrays: [[String]], _ connection: Connection, _ context: String
         ) throws -> [[String?]] {
             try connection.query(
-                try SQLResources.query(name), arrays.map(ReportSite.arrayLiteral), context: context
+                file.text, arrays.map(ReportSite.arrayLiteral), context: context
             ).rows
         }
     }

@@ -75,7 +75,7 @@ struct ReportSite {
     /// and where their pages are.
     func subjectPages() throws -> (flags: [[String?]], subjects: [Subject], pages: SubjectPages) {
         let flags = try connection.query(
-            try SQLResources.query("site_flags"), [window], context: "read the flags for the site"
+            SQLQuery.siteFlags.text, [window], context: "read the flags for the site"
         ).rows
         var subjects: [Subject] = []
         var seen = Set<Subject>()
@@ -85,7 +85,7 @@ struct ReportSite {
         }
         let flagged = subjects
         let neighbours = try connection.query(
-            try SQLResources.query("site_neighbours"),
+            SQLQuery.siteNeighbours.text,
             [Self.arrayLiteral(flagged.map(\.kind)), Self.arrayLiteral(flagged.map(\.key))],
             context: "find the subjects next to the flagged ones")
         for row in neighbours.rows {

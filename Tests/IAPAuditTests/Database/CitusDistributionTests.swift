@@ -62,7 +62,7 @@ struct CitusDistributionTests {
 
     /// The views a coordinator gives another form are those `citus_views.sql` replaces, each marked in its comment.
     @Test func citusViewFormsAreTheListedOnesAndMarked() throws {
-        let text = try SQLResources.query("citus_views")
+        let text = SQLQuery.citusViews.text
         let replaced = text.split(separator: "\n").compactMap { line -> String? in
             guard line.hasPrefix("CREATE OR REPLACE VIEW ") else { return nil }
             return line.dropFirst("CREATE OR REPLACE VIEW ".count).split(separator: " ").first.map(String.init)

@@ -34,7 +34,7 @@ extension FraudEndToEndTests {
         let plain = try CitusDistribution.viewsWithCitusForm.map { try Self.rows(of: $0, on: connection) }
         #expect(plain.allSatisfy { $0.count > 10 })
         try connection.rollingBack {
-            try connection.runQueryFile("citus_views", context: "Citus forms")
+            try connection.runQueryFile(.citusViews, context: "Citus forms")
             let citus = try CitusDistribution.viewsWithCitusForm.map { try Self.rows(of: $0, on: connection) }
             #expect(citus == plain)
         }
