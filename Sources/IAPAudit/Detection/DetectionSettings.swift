@@ -102,37 +102,29 @@ package enum RuleSettingValue: Sendable, Hashable, Encodable {
     case text(String)
     case boolean(Bool)
     /// A list, and the type of its elements (known even when it is empty).
-    indirect case list([RuleSettingValue], of: Kind)
+    case list([RuleSettingValue], of: Scalar)
+
+    /// The type of a value that is not a list.
+    package enum Scalar: String, Sendable, Hashable {
+        case integer, number, text, boolean
+    }
 
     /// A setting's declared type: `integer`, `number`, `text`, `boolean`, or a list of one (`integer[]`).
-    package indirect enum Kind: Sendable, Hashable {
-        case integer, number, text, boolean
-        case list(of: Kind)
+    package enum Kind: Sendable, Hashable {
+        case single(Scalar)
+        case list(of: Scalar)
 
         init?(declared: String) {
-            if declared.hasSuffix("[]") {
-                guard let element = Kind(declared: String(declared.dropLast(2))) else { return nil }
-                if case .list = element { return nil }
-                self = .list(of: element)
-                return
-            }
-            switch declared {
-            case "integer": self = .integer
-            case "number": self = .number
-            case "text": self = .text
-            case "boolean": self = .boolean
-            default: return nil
-            }
+            let isList = declared.hasSuffix("[]")
+            guard let scalar = Scalar(rawValue: isList ? String(declared.dropLast(2)) : declared) else { return nil }
+            self = isList ? .list(of: scalar) : .single(scalar)
         }
 
         /// How the header declares it.
         var declared: String {
             switch self {
-            case .integer: "integer"
-            case .number: "number"
-            case .text: "text"
-            case .boolean: "boolean"
-            case .list(let element): element.declared + "[]"
+            case .single(let scalar): scalar.rawValue
+            case .list(let element): element.rawValue + "[]"
             }
         }
     }
@@ -140,10 +132,10 @@ package enum RuleSettingValue: Sendable, Hashable, Encodable {
     /// The value's type.
     package var kind: Kind {
         switch self {
-        case .integer: .integer
-        case .number: .number
-        case .text: .text
-        case .boolean: .boolean
+        case .integer: .single(.integer)
+        case .number: .single(.number)
+        case .text: .single(.text)
+        case .boolean: .single(.boolean)
         case .list(_, let element): .list(of: element)
         }
     }
@@ -152,16 +144,16 @@ package enum RuleSettingValue: Sendable, Hashable, Encodable {
     /// number takes any.
     init?(_ tree: JSONValueTree, as kind: Kind) {
         switch (kind, tree) {
-        case (.integer, .number(let number)):
+        case (.single(.integer), .number(let number)):
             guard number == number.rounded(), let whole = Int(exactly: number) else { return nil }
             self = .integer(whole)
-        case (.number, .number(let number)): self = .number(number)
-        case (.text, .string(let text)): self = .text(text)
-        case (.boolean, .bool(let flag)): self = .boolean(flag)
+        case (.single(.number), .number(let number)): self = .number(number)
+        case (.single(.text), .string(let text)): self = .text(text)
+        case (.single(.boolean), .bool(let flag)): self = .boolean(flag)
         case (.list(let element), .array(let elements)):
             var values: [RuleSettingValue] = []
             for tree in elements {
-                guard let value = RuleSettingValue(tree, as: element) else { return nil }
+                guard let value = RuleSettingValue(tree, as: .single(element)) else { return nil }
                 values.append(value)
             }
             self = .list(values, of: element)
