@@ -71,10 +71,10 @@ bucketed AS (
             FROM (SELECT b.refunded_usd AS v) x) AS refunded_bucket
     FROM body b
 )
-SELECT to_char(b.signed_date AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS requested_utc,
-       to_char((b.signed_date + interval '12 hours') AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS deadline_utc,
-       b.transaction_id, b.original_transaction_id, b.product_id, b.bundle_id, b.account_key,
-       b.notification_uuid,
+-- What a reviewer reads first comes first: the deadline, the transaction, the body to send and what is left to
+-- decide; the ids that place the request follow.
+SELECT to_char((b.signed_date + interval '12 hours') AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS deadline_utc,
+       b.transaction_id, b.product_id,
        jsonb_strip_nulls(jsonb_build_object(
            'accountTenure', b.account_tenure,
            'appAccountToken', coalesce(b.app_account_token::text, ''),
@@ -89,6 +89,8 @@ SELECT to_char(b.signed_date AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS req
                        || CASE WHEN b.account_key IS NULL THEN ARRAY['deliveryStatus'] ELSE '{}' END
                        || CASE WHEN b.purchased_bucket IS NULL
                                THEN ARRAY['lifetimeDollarsPurchased', 'lifetimeDollarsRefunded'] ELSE '{}' END,
-                       ', ') AS to_decide
+                       ', ') AS to_decide,
+       to_char(b.signed_date AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS requested_utc,
+       b.account_key, b.original_transaction_id, b.bundle_id, b.notification_uuid
 FROM bucketed b
 ORDER BY b.signed_date, b.transaction_id

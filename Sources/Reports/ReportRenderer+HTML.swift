@@ -6,7 +6,7 @@ extension ReportRenderer {
     static func html(_ table: ReportTable, chart: ChartSpec?) -> [UInt8] {
         var out = RenderBuffer()
         out.reserveCapacity(estimatedSize(table, rows: htmlRowLimit) * 2)
-        appendDocumentHead(title: table.title, style: stylesheet, to: &out)
+        appendDocumentHead(title: table.title, style: stylesheet + cardStylesheet + cardLabels(table.columns), to: &out)
         if !table.navigation.isEmpty {
             out.write("<nav class=\"crumbs\">")
             for (index, link) in table.navigation.enumerated() {
@@ -92,23 +92,30 @@ extension ReportRenderer {
         }
         guard !totals.currencies.isEmpty else { return }
         out.write(
-            "<div class=\"table-wrap totals\">\n<table class=\"totals\">\n<thead>\n<tr><th scope=\"col\">currency</th>")
+            "<div class=\"table-wrap totals cards\">\n<table class=\"totals cards\">\n<thead>\n"
+                + "<tr><th scope=\"col\">currency</th>")
         for column in totals.amountColumns {
             out.write("<th scope=\"col\" class=\"num\">")
             appendHTMLEscaped(SitePage.readableName(column), controls: .htmlSpan, to: &out)
             out.write("</th>")
         }
         out.write("</tr>\n</thead>\n<tbody>\n")
+        // A few rows: each cell carries its card label.
+        let labels = totals.amountColumns.map { column in
+            var label = RenderBuffer()
+            appendHTMLEscaped(SitePage.readableName(column), to: &label)
+            return " data-label=\"" + String(decoding: label.bytes, as: UTF8.self) + "\""
+        }
         for total in totals.currencies {
-            out.write("<tr><td class=\"date\">")
+            out.write("<tr><td class=\"date\" data-label=\"currency\">")
             appendHTMLEscaped(total.currency, controls: .htmlSpan, to: &out)
             out.write("</td>")
-            for column in totals.amountColumns {
+            for (index, column) in totals.amountColumns.enumerated() {
                 guard let sum = total.sums[column] else {
-                    out.write("<td class=\"null\"></td>")
+                    out.write("<td class=\"null\"\(labels[index])></td>")
                     continue
                 }
-                out.write("<td class=\"num\">")
+                out.write("<td class=\"num\"\(labels[index])>")
                 appendHTMLEscaped(sum, to: &out)
                 out.write("</td>")
             }
@@ -124,7 +131,7 @@ extension ReportRenderer {
             out.write("<p class=\"note\">Showing the first \(grouped(shown)) of \(grouped(table.rows.count)) rows; ")
             out.write("\(rowCount(omitted)) omitted. The CSV and JSON formats contain every row.</p>\n")
         }
-        out.write("<div class=\"table-wrap\">\n<table>\n<thead>\n<tr>")
+        out.write("<div class=\"table-wrap cards\">\n<table class=\"report cards\">\n<thead>\n<tr>")
         for column in table.columns {
             // A heading people read: `recorded_units` as "recorded units"; CSV and JSON keep the column's name.
             out.write(column.kind.isNumeric ? "<th scope=\"col\" class=\"num\">" : "<th scope=\"col\">")
@@ -150,11 +157,17 @@ extension ReportRenderer {
                     out.write("<td class=\"null\"></td>")
                     continue
                 }
-                // A day in a text column (a period, a day label) keeps to one line like a date column's.
-                // A day in a text column (a period) keeps to one line like a date column's, and so does a short
-                // single word (a status, an id): `missing-in-report` never breaks at its hyphens.
-                let keepsToOneLine = column.kind == .text && (startsWithDay(value) || isShortWord(value))
-                out.write(keepsToOneLine ? "<td class=\"nowrap\">" : classes[index])
+                // A day in a text column (a period, a time) keeps to one line like a date column's (a browser
+                // breaks `2014-03-01` at its hyphens), and so does a short single word (a status, an id):
+                // `missing-in-report` never breaks at its hyphens. A long unbroken value (a hash, a uuid) may wrap
+                // anywhere, so that a wide table still fits its page.
+                if column.kind == .text && (startsWithDay(value) || isShortWord(value)) {
+                    out.write("<td class=\"nowrap\">")
+                } else if column.kind == .text && isLongToken(value) {
+                    out.write("<td class=\"token\">")
+                } else {
+                    out.write(classes[index])
+                }
                 let href = links[index]?[value]
                 if let href {
                     out.write("<a href=\"")
@@ -190,6 +203,11 @@ extension ReportRenderer {
     /// Whether `value` is one short word (no space, at most 24 bytes).
     static func isShortWord(_ value: String) -> Bool {
         value.utf8.count <= 24 && !value.utf8.contains(UInt8(ascii: " "))
+    }
+
+    /// Whether `value` is one long word (no space, more than 24 bytes): a hash, a uuid, a long product id.
+    static func isLongToken(_ value: String) -> Bool {
+        value.utf8.count > 24 && !value.utf8.contains(UInt8(ascii: " "))
     }
 
     /// How an invisible control in a value is shown.

@@ -21,9 +21,10 @@ extension ReportRenderer {
             return out.bytes
         }
         out.write("|")
+        // Headings read as the HTML page's do (`recorded units`, `first purchase (UTC)`); CSV and JSON keep the names.
         for column in table.columns {
             out.write(" ")
-            appendMarkdownEscaped(column.name, to: &out)
+            appendMarkdownEscaped(heading(column.name), to: &out)
             out.write(" |")
         }
         out.write("\n|")

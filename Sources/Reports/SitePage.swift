@@ -64,7 +64,8 @@ package struct SitePage: Sendable {
     /// The page as the bytes of an HTML file.
     package func html() -> [UInt8] {
         var out = RenderBuffer()
-        ReportRenderer.appendDocumentHead(title: title, style: ReportRenderer.stylesheet + Self.stylesheet, to: &out)
+        ReportRenderer.appendDocumentHead(
+            title: title, style: ReportRenderer.stylesheet + ReportRenderer.cardStylesheet + Self.stylesheet, to: &out)
         if !breadcrumbs.isEmpty {
             out.write("<nav class=\"crumbs\">")
             for (index, crumb) in breadcrumbs.enumerated() {
@@ -114,13 +115,14 @@ package struct SitePage: Sendable {
                     return row[column] == .empty
                 }
             }
-            out.write("<div class=\"table-wrap site\">\n<table class=\"site\">\n<thead>\n<tr>")
+            out.write("<div class=\"table-wrap site cards\">\n<table class=\"site cards\">\n<thead>\n<tr>")
             for (index, column) in columns.enumerated() {
                 let open = numeric[index] ? "<th scope=\"col\" class=\"num\">" : "<th scope=\"col\">"
                 ReportRenderer.appendElement(open, column, "</th>", to: &out)
             }
             out.write("</tr>\n</thead>\n<tbody>\n")
-            // Each cell names its column, for the narrow layout that shows a row as a card of labelled lines.
+            // Each cell names its column, for the narrow layout that shows a row as a card of labelled lines
+            // (`ReportRenderer.cardStylesheet`).
             var labels: [String] = []
             for column in columns {
                 var label = RenderBuffer()
@@ -134,6 +136,8 @@ package struct SitePage: Sendable {
                     switch cell {
                     case .empty: out.write("<td class=\"null\"\(labels[index])></td>")
                     case .number: out.write("<td class=\"num\"\(labels[index])>")
+                    // Evidence is a nested list: on a card it goes under its label, the card's whole width.
+                    case .evidence: out.write("<td class=\"block\"\(labels[index])>")
                     // A day, a status or an id keeps to one line.
                     case .text(let text) where ReportRenderer.startsWithDay(text) || ReportRenderer.isShortWord(text):
                         out.write("<td class=\"nowrap\"\(labels[index])>")
@@ -283,14 +287,8 @@ package struct SitePage: Sendable {
         .none { color: var(--muted); font-style: italic; }
         table.site td.nowrap { white-space: nowrap; overflow-wrap: normal; }
         @media (max-width: 600px) {
-          table.site thead { display: none; }
-          table.site, table.site tbody, table.site tr, table.site td { display: block; }
-          table.site tr { padding: 6px 0; border-bottom: 1px solid var(--line); }
-          table.site td { display: grid; grid-template-columns: 8.5em minmax(0, 1fr); gap: 8px; border: none;
-            padding: 1px 8px; text-align: left; white-space: normal; }
-          table.site td.num { text-align: left; }
-          table.site td::before { content: attr(data-label); color: var(--muted); }
-          table.site td.null { display: none; }
+          dl.evidence { display: block; }
+          dl.evidence dd { margin-left: 12px; }
         }
 
         """

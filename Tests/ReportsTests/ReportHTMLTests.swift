@@ -25,7 +25,7 @@ import Testing
         #expect(html.contains("<title>Flags &lt;script&gt;alert(&#39;t&#39;)&lt;/script&gt;</title>"))
         #expect(html.contains("<h1>Flags &lt;script&gt;alert(&#39;t&#39;)&lt;/script&gt;</h1>"))
         #expect(html.contains("&quot;onmouseover=alert(1) &#39; &amp; more"))
-        #expect(html.contains("<td>&lt;script&gt;alert(1)&lt;/script&gt;</td>"))
+        #expect(html.contains("<td class=\"token\">&lt;script&gt;alert(1)&lt;/script&gt;</td>"))
         #expect(html.contains("<td>&#39;; DROP TABLE x; --</td>"))
         #expect(html.contains("<td>&quot;onmouseover=alert(1) x=&quot;</td>"))
         #expect(html.contains("<th scope=\"col\">product&lt;script&gt;</th>"))
@@ -77,8 +77,31 @@ import Testing
         // The chart comes before the table.
         let chartHTML = ReportFixtures.render(table, .html, chart: ChartSpec(kind: .line, x: "day", y: "variance"))
         let chartStart = try #require(chartHTML.firstRange(of: "<svg"))
-        let tableStart = try #require(chartHTML.firstRange(of: "<table>"))
+        let tableStart = try #require(chartHTML.firstRange(of: "<table class=\"report cards\">"))
         #expect(chartStart.lowerBound < tableStart.lowerBound)
+    }
+
+    /// Wide, a long value wraps instead of pushing columns off the page; on a phone each row is a card whose lines
+    /// are labelled with the headings, by one style rule per column (not a label in every cell), and a heading can
+    /// end neither its CSS string nor the style element. What it looks like: Chromium screenshots (docs/reports.md).
+    @Test func aPhoneShowsEachRowAsACardLabelledByItsHeadings() {
+        let table = ReportFixtures.table(
+            columns: [
+                ReportColumn(name: "recorded_units", kind: .integer),
+                ReportColumn(name: "first_purchase_utc", kind: .text), ReportColumn(name: "a\"b</style>", kind: .text),
+            ],
+            rows: [["1", "2014-03-01 10:00:00", String(repeating: "f", count: 71)]])
+        let html = ReportFixtures.render(table, .html)
+        #expect(html.contains("<div class=\"table-wrap cards\">\n<table class=\"report cards\">"))
+        #expect(html.contains("table.report td:nth-child(1)::before { content: \"recorded units\"; }"))
+        #expect(html.contains("table.report td:nth-child(2)::before { content: \"first purchase (UTC)\"; }"))
+        #expect(html.contains("table.report td:nth-child(3)::before { content: \"a\\22 b\\3c \\2f style\\3e \"; }"))
+        #expect(ReportFixtures.count("</style>", in: html) == 1)
+        #expect(!html.contains(" data-label="))
+        #expect(html.contains("<td class=\"token\">\(String(repeating: "f", count: 71))</td>"))
+        #expect(html.contains("@media (max-width: 600px) {\n  .table-wrap.cards"))
+        #expect(html.contains("table.cards thead { display: none; }"))
+        #expect(html.contains("table.cards td.token { overflow-wrap: anywhere; min-width: 12ch; }"))
     }
 
     @Test func saysNoRowsAndDrawsNoChartForEmptyResult() {
@@ -108,7 +131,7 @@ import Testing
             ReportFixtures.variance, .html, chart: ChartSpec(kind: .bar, x: "date", y: "variance"))
         #expect(
             html.contains("<p class=\"note\">No chart: the result has no column &#39;date&#39; for the x axis.</p>"))
-        #expect(html.contains("<table>"))
+        #expect(html.contains("<table class=\"report cards\">"))
     }
 
     /// The `<svg>…</svg>` element of a page.

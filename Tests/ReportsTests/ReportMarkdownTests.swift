@@ -39,6 +39,19 @@ import Testing
         }
     }
 
+    @Test func headingsReadAsTheHTMLPagesDo() {
+        let table = ReportFixtures.table(
+            columns: [
+                ReportColumn(name: "recorded_units", kind: .integer),
+                ReportColumn(name: "first_purchase_utc", kind: .text),
+                ReportColumn(name: "customerPrice", kind: .decimal),
+            ],
+            rows: [["1", "2014-03-01 10:00:00", "0.99"]])
+        let lines = ReportFixtures.render(table, .md).split(separator: "\n")
+        #expect(lines.contains("| recorded units | first purchase (UTC) | customer price |"))
+        #expect(lines.contains("| 1 | 2014-03-01 10:00:00 | 0.99 |"))
+    }
+
     @Test func saysNoRowsForEmptyResult() {
         let table = ReportFixtures.table(columns: ReportFixtures.variance.columns, rows: [])
         let text = ReportFixtures.render(table, .md)

@@ -24,7 +24,10 @@ struct ReportReadabilityTests {
         #expect(totals.units.map(\.sum) == ["3"])
         #expect(ReportTotals(ReportFixtures.table(columns: [ReportColumn(name: "x", kind: .decimal)], rows: [])) == nil)
         let html = ReportFixtures.render(Self.money, .html)
-        #expect(html.contains("<td class=\"date\">USD</td><td class=\"num\">7.98</td><td class=\"num\">6.28</td>"))
+        #expect(
+            html.contains(
+                "<td class=\"date\" data-label=\"currency\">USD</td><td class=\"num\" data-label=\"customer price\">7.98"
+                    + "</td><td class=\"num\" data-label=\"proceeds\">6.28</td>"))
     }
 
     @Test func exactDecimalsAddWithoutRounding() throws {

@@ -4,7 +4,9 @@ SELECT h.account_key,
        to_char(h.at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS at_utc,
        h.kind,
        h.ref,
-       h.detail::text AS detail
+       h.detail::text AS detail,
+       h.price::text AS price,
+       h.currency
 FROM account_history h
 WHERE h.account_key = ANY($1::text[])
 -- The order of the `account` report.

@@ -5,9 +5,9 @@ extension ReportSite {
     /// What the pages of a batch of subjects show, read with one statement per kind instead of a few per page: a site
     /// has a page for every flagged subject and its neighbours, over a thousand on a large history.
     struct SubjectData: Sendable {
-        /// Each subject's open flags: rule, severity, score, window start, window end, evidence.
+        /// Each subject's open flags: rule, severity, score, window start, window end, evidence, flag id.
         var flags: [Subject: [[String?]]] = [:]
-        /// Each app account's history: when, kind, reference, detail.
+        /// Each app account's history: when, kind, reference, detail, price, currency.
         var history: [String: [[String?]]] = [:]
         /// Each store account's original transactions (`site_store_account.sql` without its key column).
         var storeAccounts: [String: [[String?]]] = [:]

@@ -92,7 +92,7 @@ struct ReportSite {
             let subject = Subject(kind: row[0] ?? "", key: row[1] ?? "")
             if seen.insert(subject).inserted { subjects.append(subject) }
         }
-        return (flags, subjects, SubjectPages(subjects: seen))
+        return (flags, subjects, SubjectPages(subjects: seen, flags: Set(flags.compactMap { $0[0] })))
     }
 
     /// The report columns whose values name a subject, and its kind.
@@ -191,9 +191,16 @@ struct SubjectPages {
     }
 
     let subjects: Set<ReportSite.Subject>
+    /// The ids of the flags that have a page of their own (the site's window of flags).
+    var flags: Set<String> = []
 
     /// Whether `subject` has a page.
     func hasPage(_ subject: ReportSite.Subject) -> Bool { subjects.contains(subject) }
+
+    /// A cell naming flag `id`, linked from a subject page to the flag's own page when it has one.
+    func flagCell(_ id: String) -> SitePage.Cell {
+        flags.contains(id) ? .link(id, href: "../" + ReportSite.flagPath(id), isCode: true) : .code(id)
+    }
 
     /// The relative link to `subject`'s page from `origin`.
     func href(_ subject: ReportSite.Subject, from origin: Origin) -> String {
@@ -244,6 +251,12 @@ extension ReportSite {
         text.map { .number($0) } ?? .empty
     }
 
+    /// An amount with its currency (`0.99 USD`), right-aligned; empty where the row carries no price.
+    static func price(_ amount: String?, _ currency: String?) -> SitePage.Cell {
+        guard let amount else { return .empty }
+        return .number(currency.map { "\(amount) \($0)" } ?? amount)
+    }
+
     static func text(_ text: String?) -> SitePage.Cell {
         text.map { .text($0) } ?? .empty
     }
@@ -256,15 +269,16 @@ extension ReportSite {
         }
     }
 
-    static func subjectFlags(_ rows: [[String?]]) -> [SitePage.Block] {
+    /// The subject's open flags (`site_subject_flags.sql` without its subject columns), each linked to its own page.
+    static func subjectFlags(_ rows: [[String?]], pages: SubjectPages) -> [SitePage.Block] {
         [
             .heading("Open flags"),
             .table(
-                columns: ["Rule", "Severity", "Score", "Window (UTC)", "Evidence"],
+                columns: ["Flag", "Rule", "Severity", "Score", "Window (UTC)", "Evidence"],
                 rows: rows.map { row in
                     [
-                        .name(row[0] ?? ""), Self.text(row[1]), Self.number(row[2]), Self.window(row[3], row[4]),
-                        Self.evidence(row[5]),
+                        pages.flagCell(row[6] ?? ""), .name(row[0] ?? ""), Self.text(row[1]), Self.number(row[2]),
+                        Self.window(row[3], row[4]), Self.evidence(row[5]),
                     ]
                 }),
         ]
@@ -293,15 +307,18 @@ extension ReportSite {
                 "\(SubjectPages.noun(subject.kind).prefix(1).uppercased())\(SubjectPages.noun(subject.kind).dropFirst()) "
                 + subject.key,
             description: Self.pageDescription(subject.kind), breadcrumbs: Self.crumbsFromSubject)
-        page.blocks += subjectFlags(data.flags[subject] ?? [])
+        page.blocks += subjectFlags(data.flags[subject] ?? [], pages: pages)
         switch subject.kind {
         case "app-account":
             page.blocks.append(.heading("History"))
+            // The account's flags are listed above: the history does not repeat them.
+            let history = (data.history[subject.key] ?? []).filter { $0[1] != "flag" }
+            // Only StoreKit 2 transactions carry a price: an account of legacy receipts gets no empty price column.
+            let priced = history.contains { $0[4] != nil }
             page.blocks.append(
                 .table(
-                    columns: ["When (UTC)", "Kind", "Reference", "Detail"],
-                    // The account's flags are listed above: the history does not repeat them.
-                    rows: (data.history[subject.key] ?? []).filter { $0[1] != "flag" }.map { row in
+                    columns: ["When (UTC)", "Kind", "Reference"] + (priced ? ["Unit price"] : []) + ["Detail"],
+                    rows: history.map { row in
                         let kind = row[1] ?? ""
                         let reference: SitePage.Cell =
                             switch kind {
@@ -309,11 +326,12 @@ extension ReportSite {
                                 pages.cell(Subject(kind: kind, key: row[2] ?? ""), from: .subject)
                             default: .code(row[2] ?? "")
                             }
-                        return [
-                            Self.text(row[0]), .text(kind), reference,
-                            row[3].flatMap(EvidenceValue.parse).map { .evidence(Self.readableDetail($0)) }
-                                ?? Self.evidence(row[3]),
-                        ]
+                        return [Self.text(row[0]), .text(kind), reference]
+                            + (priced ? [Self.price(row[4], row[5])] : [])
+                            + [
+                                row[3].flatMap(EvidenceValue.parse).map { .evidence(Self.readableDetail($0)) }
+                                    ?? Self.evidence(row[3])
+                            ]
                     }))
         case "store-account":
             page.blocks += table(

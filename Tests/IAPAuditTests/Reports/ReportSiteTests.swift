@@ -104,6 +104,13 @@ enum ReportFixturesForSite {
         let storeAccounts = try String(contentsOfFile: out + "/store-accounts.html", encoding: .utf8)
         #expect(storeAccounts.contains("<a href=\"subjects/store-account-"))
         #expect(ReportFixturesForSite.count("<tr>", in: flags) == flagIDs.count + 1)
+        // A subject page's flags lead to the flags' own pages.
+        for row in try test.connection.query("SELECT id, subject_kind, subject_key FROM flags_open").rows {
+            let page = "subjects/\(row[1] ?? "")-\(row[2] ?? "").html"
+            guard pages.contains(page) else { continue }
+            let html = try String(contentsOfFile: out + "/" + page, encoding: .utf8)
+            #expect(html.contains("<a href=\"../flags/flag-\(row[0] ?? "").html\">"), "\(page) does not link its flag")
+        }
         for page in pages {
             let html = try String(contentsOfFile: out + "/" + page, encoding: .utf8)
             #expect(!html.contains("<script"), "\(page)")
@@ -147,10 +154,29 @@ enum ReportFixturesForSite {
         }
         let second = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
         #expect(second.contains("<td class=\"num\" data-label=\"Run\">\(runID)</td>"))
+        // An account page shows what each StoreKit 2 transaction cost, in its currency, and a legacy one's price
+        // blank. The example flags no account with StoreKit 2 purchases: one is flagged here.
+        let priced = try #require(
+            try test.connection.query(
+                "SELECT account_key FROM account_history WHERE price IS NOT NULL ORDER BY account_key LIMIT 1"
+            ).rows.first?[0])
+        try test.connection.query(
+            """
+            INSERT INTO flag (rule, rule_version, severity, subject_kind, subject_key, score, evidence)
+            VALUES ('many-store-accounts', 1, 'warning', 'app-account', $1, 1, '{}')
+            """, [priced])
         let again = test.directory.appendingPathComponent("again").path
         let written = try test.workspace.writeAllReports(to: again, formats: [.html])
         #expect(written.first == again + "/index.html")
         #expect(try Self.walk(again).broken.isEmpty)
+        let account = try String(contentsOfFile: again + "/subjects/app-account-\(priced).html", encoding: .utf8)
+        let prices = try test.connection.query(
+            "SELECT price::text, currency FROM account_history WHERE account_key = $1 AND price IS NOT NULL", [priced]
+        ).rows
+        #expect(!prices.isEmpty)
+        for row in prices {
+            #expect(account.contains(">\(row[0] ?? "") \(row[1] ?? "")</td>"), "no price \(row[0] ?? "") on the page")
+        }
     }
 
     @Test func aHostileSubjectIsEscapedOnEveryPageAndNeverBecomesAFileName() throws {
