@@ -99,10 +99,8 @@ package final class QueryResult {
         (0..<rowCount).map { row in (0..<columnCount).map { string(row, $0) } }
     }
 
-    /// The column names in order.
-    package var columnNames: [String] {
-        (0..<columnCount).map(columnName)
-    }
+    /// The column names in order, read once: rows are decoded by name (`Row`).
+    package private(set) lazy var columnNames: [String] = (0..<columnCount).map(columnName)
 }
 
 @available(*, unavailable)

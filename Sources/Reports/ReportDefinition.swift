@@ -1,6 +1,6 @@
 /// A report read from `reports/NAME.sql`: its header (title, description, parameters, chart, sensitivity) and SQL.
 ///
-/// The header is the run of `--` comment lines at the top of the file:
+/// The header is the run of `--` comment lines at the top of the file, read by `SQLHeader` like every SQL file's:
 ///
 /// ```
 /// -- title: Quarantine
@@ -34,15 +34,14 @@ package struct ReportDefinition: Sendable, Hashable {
         // Editors on Windows may save a byte order mark, which PostgreSQL would reject as a syntax error.
         let text = text.first == "\u{FEFF}" ? String(text.dropFirst()) : text
         var header = Header(report: name)
-        // Only LF, CRLF and CR end lines, so line numbers match editors and PostgreSQL's error positions.
-        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
-        var index = lines.firstIndex { !$0.allSatisfy(\.isWhitespace) } ?? lines.endIndex
-        while index < lines.endIndex {
-            let line = lines[index].drop { $0 == " " || $0 == "\t" }
-            guard line.hasPrefix("--") else { break }
-            try header.read(line.dropFirst(2), lineNumber: index + 1)
-            index += 1
+        let lines = SQLHeader(parsing: text)
+        // In file order, so the first bad line is the one reported.
+        let firstProse = lines.prose.first?.line ?? Int.max
+        for field in lines.fields {
+            if firstProse < field.line { break }
+            try header.read(field)
         }
+        if firstProse < Int.max { throw .malformedHeaderLine(report: name, line: firstProse) }
         let definition = try header.definition(sql: text)
         try definition.checkPlaceholders(SQLPlaceholders(scanning: text))
         return definition
@@ -108,30 +107,15 @@ private struct Header {
     var chart: ChartSpec?
     var isSensitive: Bool?
     var seenKeys: Set<String> = []
-    /// The key a continuation line extends, while one may follow.
-    var continuing: String?
 
     init(report: String) { self.report = report }
 
-    /// Reads one header line, given without its leading `--`.
-    mutating func read(_ content: Substring, lineNumber: Int) throws(ReportDefinitionError) {
-        let text = HeaderText.trimmed(content)
-        if text.isEmpty {
-            continuing = nil
-            return
-        }
-        if let key = continuing, content.prefix(2).allSatisfy({ $0 == " " || $0 == "\t" }) {
-            if key == "title" { title? += " " + text } else { description? += " " + text }
-            return
-        }
-        continuing = nil
-        guard let colon = text.firstIndex(of: ":") else {
-            throw .malformedHeaderLine(report: report, line: lineNumber)
-        }
-        let key = HeaderText.trimmed(text[..<colon]).lowercased()
-        let value = HeaderText.trimmed(text[text.index(after: colon)...])
-        guard !key.isEmpty, key.unicodeScalars.allSatisfy({ HeaderText.isASCIILetter($0) || $0 == "_" || $0 == "-" })
-        else {
+    /// Reads one header field; only a title or description may continue on indented lines.
+    mutating func read(_ field: SQLHeader.Field) throws(ReportDefinitionError) {
+        let lineNumber = field.line
+        let key = field.key.lowercased()
+        let value = field.value[...]
+        guard key.unicodeScalars.allSatisfy({ HeaderText.isASCIILetter($0) || $0 == "_" || $0 == "-" }) else {
             throw .malformedHeaderLine(report: report, line: lineNumber)
         }
         guard ["title", "description", "param", "chart", "sensitive"].contains(key) else {
@@ -142,13 +126,12 @@ private struct Header {
         }
         guard !value.isEmpty else { throw .emptyHeaderValue(report: report, line: lineNumber, key: key) }
         seenKeys.insert(key)
+        if let continued = field.continuationLines.first, key != "title" && key != "description" {
+            throw .malformedHeaderLine(report: report, line: continued)
+        }
         switch key {
-        case "title":
-            title = String(value)
-            continuing = key
-        case "description":
-            description = String(value)
-            continuing = key
+        case "title": title = field.text
+        case "description": description = field.text
         case "param":
             try readParameter(value, lineNumber: lineNumber)
         case "chart":

@@ -44,7 +44,7 @@ struct DetectCommand: ParsableCommand {
             let (resolved, logger) = try global.resolve { $0.configPath = config }
             let workspace = try Workspace(settings: resolved.settings, logger: logger)
             var detection = resolved.configuration.detection
-            detection.sandboxInProduction.testerAccountKeys += testerAccounts
+            detection.testerAccountKeys += testerAccounts
             let rules = ruleNames.isEmpty ? DetectionRule.allCases : ruleNames.compactMap(DetectionRule.init(rawValue:))
             let stage = DetectStage(
                 rules: rules, settings: detection, rebuildStoreAccounts: rebuildStoreAccounts, full: full)

@@ -2,4 +2,4 @@
 SELECT md5(
     coalesce((SELECT string_agg(bundle_id, ',' ORDER BY bundle_id COLLATE "C") FROM app), '') || '|' ||
     coalesce((SELECT string_agg(bundle_id || '/' || product_id || '/' || coalesce(type, ''), ','
-                  ORDER BY bundle_id COLLATE "C", product_id COLLATE "C") FROM product), ''));
+                  ORDER BY bundle_id COLLATE "C", product_id COLLATE "C") FROM product), '')) AS fingerprint;

@@ -1,5 +1,6 @@
 -- rule: forged-fields
 -- version: 2
+-- setting: max_expiry_years_ahead integer = 10
 -- subject: receipt
 -- description: A status-0 receipt with impossible values: a transaction id that is not decimal, a transaction id
 --   equal to an app id (the catalog's, or any receipt's app_item_id or adam_id), an expiry more than

@@ -1,5 +1,6 @@
 -- rule: forged-signature
 -- version: 2
+-- settings from: sandbox-in-production
 -- subject: transaction (the receipt, when the signed object names no transaction)
 -- description: A signed record (JWS) whose signature did not verify at its signing date (signedDate; an app
 --   transaction's receiptCreationDate): the strongest signal there is. A payload with no signing date at all

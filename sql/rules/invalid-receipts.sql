@@ -1,5 +1,10 @@
 -- rule: invalid-receipts
 -- version: 1
+-- setting: window_hours integer = 24
+-- setting: warning_receipts integer = 3
+-- setting: high_receipts integer = 5
+-- setting: counted_statuses integer[] = [21002, 21003, 21010]
+-- setting: info_statuses integer[] = [21003]
 -- subject: app-account
 -- description: >= warning_receipts receipts with a counted status (21002, 21003, 21010) within window_hours
 --   (>= high_receipts: high); any info_statuses receipt (21003: not authentic) is at least info. Apple-side

@@ -1,5 +1,10 @@
 -- rule: many-store-accounts
 -- version: 1
+-- setting: window_days integer = 30
+-- setting: warning_store_accounts integer = 3
+-- setting: high_store_accounts integer = 5
+-- setting: burst_hours integer = 24
+-- setting: burst_new_store_accounts integer = 2
 -- subject: app-account
 -- description: One app account paying from many App Store accounts: >= warning_store_accounts confirmed store
 --   accounts within window_days (>= high_store_accounts: high), or >= burst_new_store_accounts new ones (beyond

@@ -1,5 +1,9 @@
 -- rule: purchase-velocity
 -- version: 1
+-- setting: short_window_minutes integer = 60
+-- setting: short_window_purchases integer = 3
+-- setting: long_window_hours integer = 24
+-- setting: long_window_purchases integer = 10
 -- subject: app-account
 -- description: >= short_window_purchases purchases within short_window_minutes, or >= long_window_purchases
 --   within long_window_hours. Restores, upgrades and family-shared entries are not purchases.

@@ -1,5 +1,9 @@
 -- rule: receipt-replay
 -- version: 1
+-- setting: min_accounts_per_transaction integer = 2
+-- setting: min_accounts_per_original_transaction integer = 3
+-- setting: window_days integer = 30
+-- setting: min_accounts_per_receipt integer = 2
 -- subject: transaction (receipt-data for a byte-identical receipt)
 -- description: One consumable transaction posted by >= min_accounts_per_transaction app accounts; one
 --   subscription or non-consumable original transaction posted by >= min_accounts_per_original_transaction app

@@ -1,5 +1,12 @@
 -- rule: refund-abuse
 -- version: 2
+-- setting: window_days integer = 90
+-- setting: warning_refunds integer = 2
+-- setting: high_refunds integer = 3
+-- setting: min_refund_rate number = 0.5
+-- setting: min_purchases_for_rate integer = 4
+-- setting: ignored_cancellation_reasons integer[] = [1]
+-- setting: warning_declined_requests integer = 3
 -- subject: app-account
 -- description: Within window_days (by purchase date): >= warning_refunds refunded purchases (>= high_refunds:
 --   high), or a refund rate >= min_refund_rate over >= min_purchases_for_rate purchases; or, on their own,

@@ -1,5 +1,6 @@
 -- rule: sandbox-in-production
 -- version: 1
+-- setting: tester_account_keys text[] = []
 -- subject: receipt
 -- description: A sandbox receipt (environment Sandbox, a sandbox receipt_type, or status 21007) in production
 --   data, from an account not on the tester allowlist (App Review and internal testers).

@@ -1,5 +1,7 @@
 -- rule: shared-store-account
 -- version: 1
+-- setting: window_days integer = 30
+-- setting: min_app_accounts integer = 3
 -- subject: store-account
 -- description: One confirmed App Store account used by >= min_app_accounts of our app accounts within
 --   window_days (an account "uses" it when it first posts one of its purchases).

@@ -1,5 +1,7 @@
 -- rule: trial-cycling
 -- version: 1
+-- setting: window_days integer = 180
+-- setting: min_intro_offer_starts integer = 2
 -- subject: app-account
 -- description: >= min_intro_offer_starts introductory offers (free trial or intro price) started in one
 --   subscription group within window_days, each a different original transaction (so different store accounts).

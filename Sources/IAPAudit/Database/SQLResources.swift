@@ -17,41 +17,47 @@ package enum QueryDialect: Sendable {
     }
 }
 
-/// The SQL that was built into this binary from `sql/`, `sql/queries/` and `reports/`.
+/// A query file of `sql/queries/`, built into the binary: `SQLQuery.receiptMerge` is `receipt_merge.sql` (the build
+/// plugin writes one constant per file, so a renamed or deleted file is a compile error where it is used).
+struct SQLQuery: Sendable, Hashable {
+    /// The file name without `.sql`.
+    let name: String
+    /// The file's text.
+    let text: String
+    /// The text of its `<name>.citus.sql` form, where it has one.
+    let citusText: String?
+
+    /// The text to run on `dialect`: on Citus the `.citus.sql` form where there is one.
+    func text(on dialect: QueryDialect) -> String {
+        dialect == .citus ? citusText ?? text : text
+    }
+
+    /// The file's header (`SQLHeader`): for a query file, the prose that says what it does and what `$n` are.
+    var header: SQLHeader { SQLHeader(parsing: text) }
+
+    /// The statements of the file on `dialect`, split once per run: ingest runs the same few files for every input
+    /// file, and splitting them each time was a fifth of the loading thread's own work, time the server spent
+    /// waiting.
+    func statements(on dialect: QueryDialect = .postgres) -> [SQLResources.QueryStatement] {
+        let key = dialect == .citus && citusText != nil ? name + ".citus" : name
+        if let statements = Self.split.withLock({ $0[key] }) { return statements }
+        let statements = SQLResources.splitStatements(text(on: dialect)).map { statement in
+            SQLResources.QueryStatement(
+                text: statement, takesParameters: !SQLPlaceholders(scanning: statement).numbers.isEmpty)
+        }
+        Self.split.withLock { $0[key] = statements }
+        return statements
+    }
+
+    private static let split = Mutex<[String: [SQLResources.QueryStatement]]>([:])
+}
+
+/// Reading the SQL built into this binary from `sql/`: statements, checksums.
 enum SQLResources {
     /// One statement of a query file, and whether it names a placeholder (`$1`…).
     struct QueryStatement: Sendable {
         let text: String
         let takesParameters: Bool
-    }
-
-    /// The statements of a named query from `sql/queries/` (on Citus its `<name>.citus.sql` form where it has one),
-    /// split once per run: ingest runs the same few files for every input file, and splitting them each time was a
-    /// fifth of the loading thread's own work, time the server spent waiting.
-    static func queryStatements(
-        _ name: String, on dialect: QueryDialect = .postgres
-    ) throws(IAPAuditError) -> [QueryStatement] {
-        let key = dialect == .citus ? name + ".citus" : name
-        if let statements = splitQueries.withLock({ $0[key] }) { return statements }
-        let statements = splitStatements(try query(name, on: dialect)).map { statement in
-            QueryStatement(text: statement, takesParameters: !SQLPlaceholders(scanning: statement).numbers.isEmpty)
-        }
-        splitQueries.withLock { $0[key] = statements }
-        return statements
-    }
-
-    private static let splitQueries = Mutex<[String: [QueryStatement]]>([:])
-
-    /// A whole query file's text: on Citus its `<name>.citus.sql` form where it has one.
-    static func query(_ name: String, on dialect: QueryDialect = .postgres) throws(IAPAuditError) -> String {
-        let queries = EmbeddedResources.queries
-        if dialect == .citus, let text = queries.first(where: { $0.name == name + ".citus.sql" })?.text {
-            return text
-        }
-        guard let text = queries.first(where: { $0.name == name + ".sql" })?.text else {
-            throw IAPAuditError.internalInconsistency("query \(name).sql is not built into this binary")
-        }
-        return text
     }
 
     /// Splits a file at lines ending in `;` (the convention for the files in `sql/queries/`; comment lines do not

@@ -1,181 +1,175 @@
 internal import Foundation
 
-/// Thresholds and windows of every fraud rule, with docs/fraud-rules.md's defaults; each detect run records the
-/// values it used.
+/// Thresholds and windows of every fraud rule, with the defaults their SQL files' headers declare (`-- setting:`
+/// lines, `DetectionRule`); each detect run records the values it used.
 ///
-/// Apple publishes no thresholds: these are starting points analysts tune. Encoded with snake_case keys, which is
-/// also how each rule's SQL reads its part (`$1::jsonb ->> 'window_days'`). Decoding accepts a partial document:
-/// any key left out keeps its default.
+/// Apple publishes no thresholds: these are starting points analysts tune. Kept as section → setting → value, with
+/// the sections and keys of the configuration file (`[detection.many_store_accounts]`, `window_days`), which is also
+/// how each rule's SQL reads its part (`$1::jsonb ->> 'window_days'`). Decoding accepts a partial document: any key
+/// left out keeps its default.
 package struct DetectionSettings: Sendable, Equatable, Codable {
-    /// `many-store-accounts`: one app account paying from many App Store accounts.
-    package struct ManyStoreAccounts: Sendable, Equatable, Codable {
-        package var windowDays = 30
-        package var warningStoreAccounts = 3
-        package var highStoreAccounts = 5
-        package var burstHours = 24
-        /// New store accounts (beyond the app account's first) within `burstHours` that make the flag high.
-        package var burstNewStoreAccounts = 2
-        package init() {}
+    /// Section → setting → value; every section and setting a rule declares, and no other.
+    private var sections: [String: [String: RuleSettingValue]]
+
+    /// The defaults of the rules' headers (and docs/fraud-rules.md, which a test holds to them).
+    package init() { sections = Self.defaults.sections }
+
+    /// The value of `name` in `section` (`"refund_abuse", "window_days"`); nil for a setting no rule declares.
+    /// Setting one no rule declares, or a value of another type, changes nothing.
+    package subscript(section: String, name: String) -> RuleSettingValue? {
+        get { sections[section]?[name] }
+        set {
+            guard let newValue, let current = sections[section]?[name], newValue.kind == current.kind else { return }
+            sections[section]?[name] = newValue
+        }
     }
 
-    /// `shared-store-account`: one App Store account behind many app accounts.
-    package struct SharedStoreAccount: Sendable, Equatable, Codable {
-        package var windowDays = 30
-        package var minAppAccounts = 3
-        package init() {}
+    /// The account keys of App Review and internal testers, whose sandbox receipts (and Xcode-signed records) are
+    /// expected: `sandbox_in_production.tester_account_keys`, which `--tester-account` adds to.
+    package var testerAccountKeys: [String] {
+        get {
+            guard case .list(let keys, _)? = self["sandbox_in_production", "tester_account_keys"] else { return [] }
+            return keys.compactMap { if case .text(let key) = $0 { key } else { nil } }
+        }
+        set { self["sandbox_in_production", "tester_account_keys"] = .list(newValue.map { .text($0) }, of: .text) }
     }
 
-    /// `receipt-replay`: one purchase or receipt posted by several app accounts.
-    package struct ReceiptReplay: Sendable, Equatable, Codable {
-        package var minAccountsPerTransaction = 2
-        package var minAccountsPerOriginalTransaction = 3
-        package var windowDays = 30
-        package var minAccountsPerReceipt = 2
-        package init() {}
-    }
+    /// The defaults, read once from the rules' headers. A rule whose header cannot be read contributes what it
+    /// can; `DetectionRule.checkHeader` (run by every detect and by the tests) names the problem.
+    private static let defaults: DetectionSettings = {
+        var sections: [String: [String: RuleSettingValue]] = [:]
+        for rule in DetectionRule.allCases {
+            guard let settings = try? rule.settings(), !settings.isEmpty else { continue }
+            for setting in settings {
+                sections[rule.settingsSection, default: [:]][setting.name] = setting.defaultValue
+            }
+        }
+        return DetectionSettings(sections: sections)
+    }()
 
-    /// `invalid-receipts`: bursts of receipts Apple rejected.
-    package struct InvalidReceipts: Sendable, Equatable, Codable {
-        package var windowHours = 24
-        package var warningReceipts = 3
-        package var highReceipts = 5
-        /// 21005, 21009 and 211xx are Apple's faults and must never be listed here.
-        package var countedStatuses = [21002, 21003, 21010]
-        /// Statuses that flag at least `info` on their own (21003: not authentic).
-        package var infoStatuses = [21003]
-        package init() {}
-    }
+    private init(sections: [String: [String: RuleSettingValue]]) { self.sections = sections }
 
-    /// `sandbox-in-production`.
-    package struct SandboxInProduction: Sendable, Equatable, Codable {
-        /// Account keys of App Review and internal testers, whose sandbox receipts are expected.
-        package var testerAccountKeys: [String] = []
-        package init() {}
-    }
-
-    /// `refund-abuse`.
-    package struct RefundAbuse: Sendable, Equatable, Codable {
-        package var windowDays = 90
-        package var warningRefunds = 2
-        package var highRefunds = 3
-        package var minRefundRate = 0.5
-        package var minPurchasesForRate = 4
-        /// `cancellation_reason` 1 is a problem in our app, not the customer's doing.
-        package var ignoredCancellationReasons = [1]
-        /// Refund requests Apple did not grant (declined, or no refund that stands) that flag on their own.
-        package var warningDeclinedRequests = 3
-        package init() {}
-    }
-
-    /// `purchase-velocity`.
-    package struct PurchaseVelocity: Sendable, Equatable, Codable {
-        package var shortWindowMinutes = 60
-        package var shortWindowPurchases = 3
-        package var longWindowHours = 24
-        package var longWindowPurchases = 10
-        package init() {}
-    }
-
-    /// `trial-cycling`.
-    package struct TrialCycling: Sendable, Equatable, Codable {
-        package var windowDays = 180
-        package var minIntroOfferStarts = 2
-        package init() {}
-    }
-
-    /// `forged-fields`.
-    package struct ForgedFields: Sendable, Equatable, Codable {
-        /// An expiry this many years after the purchase is impossible ("decades ahead").
-        package var maxExpiryYearsAhead = 10
-        package init() {}
-    }
-
-    package var manyStoreAccounts = ManyStoreAccounts()
-    package var sharedStoreAccount = SharedStoreAccount()
-    package var receiptReplay = ReceiptReplay()
-    package var invalidReceipts = InvalidReceipts()
-    package var sandboxInProduction = SandboxInProduction()
-    package var refundAbuse = RefundAbuse()
-    package var purchaseVelocity = PurchaseVelocity()
-    package var trialCycling = TrialCycling()
-    package var forgedFields = ForgedFields()
-
-    /// The defaults of docs/fraud-rules.md.
-    package init() {}
-
-    /// Decodes a (possibly partial) settings document: keys left out keep their defaults.
+    /// Decodes a (possibly partial) settings document: keys left out keep their defaults; sections and keys no rule
+    /// declares are ignored; a value that is not of its setting's type is an error naming the key.
     package init(from decoder: any Decoder) throws {
         self.init()
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        func merge<Value: Codable>(_ key: CodingKeys, into value: inout Value) throws {
-            guard let overrides = try container.decodeIfPresent(JSONValueTree.self, forKey: key) else { return }
-            value = try Self.merged(value, overrides)
+        let given = try decoder.singleValueContainer().decode([String: JSONValueTree].self)
+        for (section, tree) in given {
+            guard let defaults = sections[section] else { continue }
+            guard case .object(let values) = tree else {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(codingPath: [], debugDescription: "rule settings must be an object"))
+            }
+            for (name, value) in values {
+                guard let current = defaults[name] else { continue }
+                guard let converted = RuleSettingValue(value, as: current.kind) else {
+                    throw DecodingError.typeMismatch(
+                        RuleSettingValue.self,
+                        DecodingError.Context(
+                            codingPath: [], debugDescription: "\(section).\(name) takes \(current.kind.declared)"))
+                }
+                sections[section]?[name] = converted
+            }
         }
-        try merge(.manyStoreAccounts, into: &manyStoreAccounts)
-        try merge(.sharedStoreAccount, into: &sharedStoreAccount)
-        try merge(.receiptReplay, into: &receiptReplay)
-        try merge(.invalidReceipts, into: &invalidReceipts)
-        try merge(.sandboxInProduction, into: &sandboxInProduction)
-        try merge(.refundAbuse, into: &refundAbuse)
-        try merge(.purchaseVelocity, into: &purchaseVelocity)
-        try merge(.trialCycling, into: &trialCycling)
-        try merge(.forgedFields, into: &forgedFields)
     }
 
-    enum CodingKeys: String, CodingKey {
-        case manyStoreAccounts = "many_store_accounts"
-        case sharedStoreAccount = "shared_store_account"
-        case receiptReplay = "receipt_replay"
-        case invalidReceipts = "invalid_receipts"
-        case sandboxInProduction = "sandbox_in_production"
-        case refundAbuse = "refund_abuse"
-        case purchaseVelocity = "purchase_velocity"
-        case trialCycling = "trial_cycling"
-        case forgedFields = "forged_fields"
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(sections)
     }
 
-    /// The whole settings as JSON (snake_case keys, sorted), as recorded with each run.
+    /// The whole settings as JSON (sorted keys), as recorded with each run.
     package func jsonText() throws -> String {
         String(decoding: try Self.encoder.encode(self), as: UTF8.self)
     }
 
-    /// One rule's part as JSON: the `$1` its SQL reads.
+    /// One rule's part as JSON: the `$1` its SQL reads (`{}` for a rule without settings).
     func jsonText(for rule: DetectionRule) throws -> String {
-        let data: Data
-        switch rule {
-        case .manyStoreAccounts: data = try Self.encoder.encode(manyStoreAccounts)
-        case .sharedStoreAccount: data = try Self.encoder.encode(sharedStoreAccount)
-        case .receiptReplay: data = try Self.encoder.encode(receiptReplay)
-        case .invalidReceipts: data = try Self.encoder.encode(invalidReceipts)
-        // Testers are testers for both rules: one allowlist, so an Xcode-signed record from one is no finding either.
-        case .sandboxInProduction, .forgedSignature: data = try Self.encoder.encode(sandboxInProduction)
-        case .refundAbuse: data = try Self.encoder.encode(refundAbuse)
-        case .purchaseVelocity: data = try Self.encoder.encode(purchaseVelocity)
-        case .trialCycling: data = try Self.encoder.encode(trialCycling)
-        case .forgedFields: data = try Self.encoder.encode(forgedFields)
-        case .foreignApp, .unknownProduct, .transactionConflict: data = Data("{}".utf8)
-        }
-        return String(decoding: data, as: UTF8.self)
+        String(decoding: try Self.encoder.encode(sections[rule.settingsSection] ?? [:]), as: UTF8.self)
     }
 
     static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.keyEncodingStrategy = .convertToSnakeCase
         return encoder
     }
+}
 
-    /// `value` with the keys present in `overrides` replaced: encode the defaults, overlay, decode.
-    private static func merged<Value: Codable>(_ value: Value, _ overrides: JSONValueTree) throws -> Value {
-        let defaults = try JSONSerialization.jsonObject(with: encoder.encode(value))
-        guard var object = defaults as? [String: Any], case .object(let given) = overrides else {
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(codingPath: [], debugDescription: "rule settings must be an object"))
+/// The value of one rule setting, of the type its `-- setting:` line declares.
+package enum RuleSettingValue: Sendable, Hashable, Encodable {
+    case integer(Int)
+    case number(Double)
+    case text(String)
+    case boolean(Bool)
+    /// A list, and the type of its elements (known even when it is empty).
+    case list([RuleSettingValue], of: Scalar)
+
+    /// The type of a value that is not a list.
+    package enum Scalar: String, Sendable, Hashable {
+        case integer, number, text, boolean
+    }
+
+    /// A setting's declared type: `integer`, `number`, `text`, `boolean`, or a list of one (`integer[]`).
+    package enum Kind: Sendable, Hashable {
+        case single(Scalar)
+        case list(of: Scalar)
+
+        init?(declared: String) {
+            let isList = declared.hasSuffix("[]")
+            guard let scalar = Scalar(rawValue: isList ? String(declared.dropLast(2)) : declared) else { return nil }
+            self = isList ? .list(of: scalar) : .single(scalar)
         }
-        for (key, override) in given { object[key] = override.foundationValue }
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
-        return try decoder.decode(Value.self, from: JSONSerialization.data(withJSONObject: object))
+
+        /// How the header declares it.
+        var declared: String {
+            switch self {
+            case .single(let scalar): scalar.rawValue
+            case .list(let element): element.rawValue + "[]"
+            }
+        }
+    }
+
+    /// The value's type.
+    package var kind: Kind {
+        switch self {
+        case .integer: .single(.integer)
+        case .number: .single(.number)
+        case .text: .single(.text)
+        case .boolean: .single(.boolean)
+        case .list(_, let element): .list(of: element)
+        }
+    }
+
+    /// `tree` as a value of type `kind`; nil when it is not one. An integer setting takes a whole number only; a
+    /// number takes any.
+    init?(_ tree: JSONValueTree, as kind: Kind) {
+        switch (kind, tree) {
+        case (.single(.integer), .number(let number)):
+            guard number == number.rounded(), let whole = Int(exactly: number) else { return nil }
+            self = .integer(whole)
+        case (.single(.number), .number(let number)): self = .number(number)
+        case (.single(.text), .string(let text)): self = .text(text)
+        case (.single(.boolean), .bool(let flag)): self = .boolean(flag)
+        case (.list(let element), .array(let elements)):
+            var values: [RuleSettingValue] = []
+            for tree in elements {
+                guard let value = RuleSettingValue(tree, as: .single(element)) else { return nil }
+                values.append(value)
+            }
+            self = .list(values, of: element)
+        default: return nil
+        }
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .integer(let number): try container.encode(number)
+        case .number(let number): try container.encode(number)
+        case .text(let text): try container.encode(text)
+        case .boolean(let flag): try container.encode(flag)
+        case .list(let values, _): try container.encode(values)
+        }
     }
 }
 

@@ -34,6 +34,8 @@ struct Detector {
         try connection.query("SELECT set_config('work_mem', $1, false)", [Self.workMemory], context: "set work_mem")
         defer { _ = try? connection.execute(script: "RESET work_mem", context: "reset work_mem") }
 
+        // A rule file whose header cannot be read is a defect of this build: say which before any work.
+        for rule in DetectionRule.allCases { try rule.checkHeader() }
         var summary = DetectionSummary()
         let clustering = try StoreAccountClustering(connection: connection, logger: logger)
             .update(runID: runID, rebuild: rebuildStoreAccounts)
@@ -45,7 +47,7 @@ struct Detector {
         summary.storeAccounts.seconds = clustering.seconds
 
         let state = try Self.state(settings: settings)
-        let stored = try connection.query("SELECT value FROM detection_state WHERE name = 'rules'").string(0, 0)
+        let stored = try connection.detectionState(Self.rulesState)
         summary.fullReason = Self.fullReason(
             asked: full, clustersRebuilt: clustering.isRebuilt, stored: stored, current: state)
         let rebuild = summary.fullReason != nil
@@ -58,12 +60,12 @@ struct Detector {
                 try connection.analyzeStaleTables(Self.tablesRead)
                 try connection.transaction {
                     try connection.runQueryFile(
-                        "detect_prepare", parameters: [runID, rebuild],
+                        .detectPrepare, parameters: [runID, rebuild],
                         context: "bring receipts and purchases up to date")
                     // A rebuild queues nothing: should a rule fail before the end, the next run must be full again.
                     if rebuild {
                         try connection.query(
-                            "DELETE FROM detection_state WHERE name = 'rules'",
+                            "DELETE FROM detection_state WHERE name = $1", [Self.rulesState],
                             context: "forget the last run's settings")
                     }
                 }
@@ -73,20 +75,17 @@ struct Detector {
                     script: rebuild ? "ANALYZE account_purchase" : "ANALYZE detect_pending",
                     context: "analyze what the rules read")
             }
-            summary.subjectsQueued = try connection.query("SELECT count(*) FROM detect_pending").requireInt(0, 0)
+            summary.subjectsQueued = try connection.query("SELECT count(*) AS subjects FROM detect_pending")
+                .first(Int.self, "subjects")
             for rule in rules {
                 try stop.check()
-                let everySubject = try summary.fullReason != nil || !rule.readsQueuedSubjects()
+                let everySubject = summary.fullReason != nil || !rule.readsQueuedSubjects()
                 summary.rules.append(try run(rule, settings: settings, runID: runID, everySubject: everySubject))
             }
             // Only a run of every rule has answered for the queue; after one of some rules, the next run does all.
             try connection.transaction {
                 if allRules { try connection.query("DELETE FROM detect_pending", context: "empty the detect queue") }
-                try connection.query(
-                    """
-                    INSERT INTO detection_state (name, value) VALUES ('rules', $1)
-                    ON CONFLICT (name) DO UPDATE SET value = excluded.value
-                    """, [allRules ? state : Self.someRulesState], context: "record what the rules ran with")
+                try connection.recordDetectionState(Self.rulesState, allRules ? state : Self.someRulesState)
             }
         }
         return summary
@@ -108,6 +107,9 @@ struct Detector {
         if stored == someRulesState { return "the last detect ran only some rules" }
         return stored == current ? nil : "the settings or rule versions differ from the last run's"
     }
+
+    /// The name under which `detection_state` keeps what the last run's flags depend on.
+    private static let rulesState = "rules"
 
     /// The recorded state after a run of some rules: the queue is still owed to the others.
     private static let someRulesState = "some rules"
@@ -131,27 +133,22 @@ struct Detector {
             rule: rule.id, version: version, hits: 0, created: 0, updated: 0, seconds: 0)
         outcome.seconds = try timed {
             try connection.transaction {
-                try connection.execute(
-                    script: """
-                        CREATE TEMPORARY TABLE detect_hit (
-                            subject_kind text NOT NULL, subject_key text NOT NULL, severity text NOT NULL,
-                            window_start timestamptz, window_end timestamptz, score numeric NOT NULL,
-                            evidence jsonb NOT NULL
-                        ) ON COMMIT DROP
-                        """, context: "create detect_hit")
-                if try everySubject && rule.hashesEverySubject() {
+                try connection.execute(script: SQLQuery.detectHitCreate.text, context: "create detect_hit")
+                if everySubject && rule.hashesEverySubject() {
                     try connection.execute(script: "SET LOCAL enable_nestloop = off", context: "plan \(rule.id)")
                 }
+                // The rule's SELECT inside the one statement that keeps its hits (on the queued subjects only, unless
+                // `$2`): composed here, as the rule is a file of its own.
                 let inserted = try connection.query(
-                    "INSERT INTO detect_hit SELECT * FROM (\n" + (try rule.sql()) + "\n) AS hit\n"
+                    "INSERT INTO detect_hit SELECT * FROM (\n" + rule.sql() + "\n) AS hit\n"
                         + "WHERE $2::boolean OR (hit.subject_kind, hit.subject_key) IN "
                         + "(SELECT subject_kind, subject_key FROM detect_pending)",
                     [parameters, everySubject], context: "rule \(rule.id)")
                 outcome.hits = inserted.affectedRows
                 let written = try connection.query(
-                    try SQLResources.query("flag_upsert"), [rule.id, version, runID], context: "flags of \(rule.id)")
-                for row in 0..<written.rowCount {
-                    if try written.requireBool(row, 0) { outcome.created += 1 } else { outcome.updated += 1 }
+                    SQLQuery.flagUpsert.text, [rule.id, version, runID], context: "flags of \(rule.id)")
+                for row in written.allRows {
+                    if try row.decode(Bool.self, "inserted") { outcome.created += 1 } else { outcome.updated += 1 }
                 }
                 // Triage (docs/triage.md): a dismissed flag whose finding changed reopens, with a log row saying why.
                 try connection.query(
@@ -171,5 +168,18 @@ struct Detector {
         let stopwatch = Stopwatch()
         try body()
         return stopwatch.seconds
+    }
+}
+
+extension Connection {
+    /// The value detect recorded under `name` in `detection_state`, nil when none.
+    func detectionState(_ name: String) throws -> String? {
+        try query(SQLQuery.detectionStateGet.text, [name], context: "read detection state \(name)")
+            .allRows.first?.decode(String?.self, "value")
+    }
+
+    /// Records `value` under `name` in `detection_state`.
+    func recordDetectionState(_ name: String, _ value: String) throws {
+        try runQueryFile(.detectionStateSet, parameters: [name, value], context: "record detection state \(name)")
     }
 }

@@ -28,24 +28,20 @@ struct StoreAccountClustering {
     let connection: Connection
     let logger: Logger
 
+    /// The name under which `detection_state` keeps the catalog fingerprint the clusters were built with.
+    static let catalogState = "store_account_catalog"
+
     /// Folds new receipt files into the clusters (all of them when `rebuild` or the catalog changed).
     func update(runID: Int64, rebuild: Bool) throws -> Outcome {
         let stopwatch = Stopwatch()
         var outcome = try connection.transaction { () throws -> Outcome in
             var outcome = Outcome()
-            let fingerprint =
-                try connection.query(try SQLResources.query("catalog_fingerprint"))
-                .requireString(0, 0)
-            let stored = try connection.query(
-                "SELECT value FROM detection_state WHERE name = 'store_account_catalog'"
-            ).string(0, 0)
+            let fingerprint = try connection.query(SQLQuery.catalogFingerprint.text, context: "catalog fingerprint")
+                .first(String.self, "fingerprint")
+            let stored = try connection.detectionState(Self.catalogState)
             if rebuild || stored != fingerprint {
-                try connection.runQueryFile("store_accounts_reset", context: "reset store accounts")
-                try connection.query(
-                    """
-                    INSERT INTO detection_state (name, value) VALUES ('store_account_catalog', $1)
-                    ON CONFLICT (name) DO UPDATE SET value = excluded.value
-                    """, [fingerprint], context: "record catalog fingerprint")
+                try connection.runQueryFile(.storeAccountsReset, context: "reset store accounts")
+                try connection.recordDetectionState(Self.catalogState, fingerprint)
                 outcome.isRebuilt = true
             } else {
                 // A fold of new files touches a few clusters among all of them (plannedForFewRows): planned for the
@@ -53,19 +49,20 @@ struct StoreAccountClustering {
                 try connection.planForFewRowsUntilCommit()
             }
             try connection.runQueryFile(
-                "store_accounts_prepare", parameters: [outcome.isRebuilt], context: "prepare store-account clustering")
-            outcome.filesRead = try connection.query("SELECT count(*) FROM cluster_file").requireInt(0, 0)
-            outcome.entriesRead = try connection.query("SELECT count(*) FROM cluster_entry").requireInt(0, 0)
-            outcome.nodes = try connection.query("SELECT count(*) FROM cluster_node").requireInt(0, 0)
+                .storeAccountsPrepare, parameters: [outcome.isRebuilt], context: "prepare store-account clustering")
+            let prepared = try connection.query(SQLQuery.storeAccountsPrepared.text, context: "count what to cluster")
+            outcome.filesRead = try prepared.first(Int.self, "files")
+            outcome.entriesRead = try prepared.first(Int.self, "entries")
+            outcome.nodes = try prepared.first(Int.self, "nodes")
             var sets = UnionFind(count: outcome.nodes)
             outcome.edges = try readEdges { a, b in sets.union(a, b) }
             try writeRoots(&sets)
             try connection.runQueryFile(
-                "store_accounts_apply", parameters: [runID], context: "apply store-account clusters")
-            outcome.renamed = try connection.query("SELECT count(*) FROM cluster_remap").requireInt(0, 0)
-            outcome.clustersWritten =
-                try connection.query("SELECT count(*) FROM store_account WHERE updated_run_id = $1", [runID])
-                .requireInt(0, 0)
+                .storeAccountsApply, parameters: [runID], context: "apply store-account clusters")
+            let applied = try connection.query(
+                SQLQuery.storeAccountsApplied.text, [runID], context: "count the clusters written")
+            outcome.renamed = try applied.first(Int.self, "renamed")
+            outcome.clustersWritten = try applied.first(Int.self, "clusters_written")
             return outcome
         }
         outcome.seconds = stopwatch.seconds
@@ -88,8 +85,9 @@ struct StoreAccountClustering {
             let batch = try connection.query(
                 "FETCH FORWARD \(Self.fetchSize) FROM cluster_edges", context: "read edges")
             guard batch.rowCount > 0 else { break }
+            let (a, b) = (try batch.columnIndex("a"), try batch.columnIndex("b"))
             for row in 0..<batch.rowCount {
-                body(try batch.decode(Int32.self, row, 0), try batch.decode(Int32.self, row, 1))
+                body(try batch.decode(Int32.self, row, a), try batch.decode(Int32.self, row, b))
             }
             total += batch.rowCount
         }

@@ -33,9 +33,10 @@ package struct Reconciler {
             }
         }
         let span = try connection.query(
-            "SELECT min(begin_date)::text, max(end_date)::text FROM sales_report_period", context: "report span")
-        guard let from = options.from?.description ?? span.string(0, 0),
-            let to = options.to?.description ?? span.string(0, 1)
+            "SELECT min(begin_date)::text AS first_day, max(end_date)::text AS last_day FROM sales_report_period",
+            context: "report span")
+        guard let from = try options.from?.description ?? span.first(String?.self, "first_day"),
+            let to = try options.to?.description ?? span.first(String?.self, "last_day")
         else {
             logger.info("no reports stored: nothing to reconcile")
             return summary
@@ -43,8 +44,8 @@ package struct Reconciler {
         let isWindow = options.from != nil || options.to != nil
         guard from <= to else { throw IAPAuditError.usage("--from \(from) is after --to \(to)") }
         let catalog = try connection.query(
-            try SQLResources.query("reconcile_catalog_fingerprint"), context: "catalog fingerprint"
-        ).requireString(0, 0)
+            SQLQuery.reconcileCatalogFingerprint.text, context: "catalog fingerprint"
+        ).first(String.self, "fingerprint")
         if isWindow {
             summary.scope = .window
         } else if options.isIncremental,
@@ -68,25 +69,18 @@ package struct Reconciler {
                 // read all of `purchase` instead, a cost that grows with the history.
                 try connection.planForFewRowsUntilCommit()
                 try connection.runQueryFile(
-                    "reconcile_changes", parameters: [options.timeZone], context: "reconcile: changed days")
+                    .reconcileChanges, parameters: [options.timeZone], context: "reconcile: changed days")
             } else {
-                try connection.query(
-                    "CREATE TEMPORARY TABLE rc_window ON COMMIT DROP AS "
-                        + "SELECT $1::date AS first_day, $2::date AS last_day",
-                    [from, to], context: "reconcile \(from)…\(to)")
+                try connection.runQueryFile(
+                    .reconcileWindow, parameters: [from, to], context: "reconcile \(from)…\(to)")
             }
-            let windows = try connection.query(
-                """
-                SELECT min(first_day)::text, max(last_day)::text, coalesce(sum(last_day - first_day + 1), 0),
-                    count(*)
-                FROM rc_window
-                """)
-            summary.from = windows.string(0, 0)
-            summary.to = windows.string(0, 1)
-            summary.daysReconciled = try windows.requireInt(0, 2)
+            let windows = try connection.query(SQLQuery.reconcileWindowSpan.text, context: "reconcile: the windows")
+            summary.from = try windows.first(String?.self, "first_day")
+            summary.to = try windows.first(String?.self, "last_day")
+            summary.daysReconciled = try windows.first(Int.self, "days")
             // Only the first statement names parameters; the rest read them from rc_setting.
             try connection.runQueryFile(
-                "reconcile", parameters: [options.timeZone, runID.map { Int($0) }, summary.scope.rawValue],
+                .reconcile, parameters: [options.timeZone, runID.map { Int($0) }, summary.scope.rawValue],
                 context: "reconcile \(from)…\(to)")
             try summarize(into: &summary)
             // What the stored lines now reflect. A forced window leaves the changed days outside it for later.
@@ -115,8 +109,8 @@ package struct Reconciler {
     private func recordedState() throws -> [String: String] {
         let state = try connection.query("SELECT name, value FROM reconcile_state", context: "reconcile state")
         var values: [String: String] = [:]
-        for row in 0..<state.rowCount {
-            values[try state.requireString(row, 0)] = try state.requireString(row, 1)
+        for row in state.allRows {
+            values[try row.decode(String.self, "name")] = try row.decode(String.self, "value")
         }
         return values
     }
@@ -132,47 +126,26 @@ package struct Reconciler {
 
     /// Marks every receipt and sales file stored as reconciled, with the settings the lines were made with.
     private func record(timeZone: String, catalog: String) throws {
-        try connection.query(
-            """
-            INSERT INTO reconcile_file (file_id, run_id)
-            SELECT f.id, $1 FROM input_file f
-            WHERE f.kind IN ('receipts', 'sales') AND NOT EXISTS (SELECT 1 FROM reconcile_file d WHERE d.file_id = f.id)
-            """, [runID.map { Int($0) }], context: "record reconciled files")
-        try connection.query(
-            """
-            INSERT INTO reconcile_state (name, value) VALUES ('time_zone', $1), ('catalog', $2)
-            ON CONFLICT (name) DO UPDATE SET value = excluded.value
-            """, [timeZone, catalog], context: "record reconcile settings")
+        try connection.runQueryFile(
+            .reconcileRecordFiles, parameters: [runID.map { Int($0) }], context: "record reconciled files")
+        try connection.runQueryFile(
+            .reconcileRecordSettings, parameters: [timeZone, catalog], context: "record reconcile settings")
     }
 
     /// Fills the summary from the transaction's temporary tables and the lines of the windows.
     private func summarize(into summary: inout ReconcileSummary) throws {
-        let periods = try connection.query("SELECT frequency, count(*) FROM rc_period GROUP BY 1")
-        for row in 0..<periods.rowCount {
-            summary.periodsByFrequency[try periods.requireString(row, 0)] = try periods.requireInt(row, 1)
+        let periods = try connection.query("SELECT frequency, count(*) AS periods FROM rc_period GROUP BY 1")
+        for row in periods.allRows {
+            summary.periodsByFrequency[try row.decode(String.self, "frequency")] = try row.decode(Int.self, "periods")
         }
-        summary.daysWithoutSalesReport =
-            try connection.query(
-                """
-                SELECT count(*) FROM rc_window w, generate_series(w.first_day, w.last_day, interval '1 day') d(day)
-                WHERE NOT EXISTS (SELECT 1 FROM rc_period p WHERE p.source = 'sales'
-                    AND d.day::date BETWEEN p.begin_date AND p.end_date)
-                """
-            ).requireInt(0, 0)
-        let lines = try connection.query(
-            """
-            SELECT status, count(*), coalesce(sum(recorded_units), 0), coalesce(sum(reported_units), 0)
-            FROM reconciliation_line l
-            -- Every line in a window was written by this run: the run's lines first, then the windows' test, which
-            -- over every line of the history grew with it.
-            WHERE l.run_id IS NOT DISTINCT FROM (SELECT run_id FROM rc_setting)
-              AND EXISTS (SELECT 1 FROM rc_window w WHERE l.period_begin <= w.last_day AND l.period_end >= w.first_day)
-            GROUP BY status
-            """)
-        for row in 0..<lines.rowCount {
-            summary.linesByStatus[try lines.requireString(row, 0)] = try lines.requireInt(row, 1)
-            summary.recordedUnits += try lines.requireInt(row, 2)
-            summary.reportedUnits += try lines.requireInt(row, 3)
+        summary.daysWithoutSalesReport = try connection.query(
+            SQLQuery.reconcileDaysWithoutSales.text, context: "reconcile: days without a sales report"
+        ).first(Int.self, "days")
+        let lines = try connection.query(SQLQuery.reconcileLinesByStatus.text, context: "reconcile: lines by status")
+        for row in lines.allRows {
+            summary.linesByStatus[try row.decode(String.self, "status")] = try row.decode(Int.self, "lines")
+            summary.recordedUnits += try row.decode(Int.self, "recorded_units")
+            summary.reportedUnits += try row.decode(Int.self, "reported_units")
         }
     }
 }

@@ -19,18 +19,22 @@ package struct ReportRunner {
     /// The shipped reports, parsed once: the report site asks for one on every subject page.
     private static let shippedDefinitions: Result<[ReportDefinition], IAPAuditError> = {
         var definitions: [ReportDefinition] = []
-        for file in EmbeddedResources.reports {
-            let name = String(file.name.dropLast(".sql".count))
+        for file in ReportFile.all {
             do {
-                definitions.append(try ReportDefinition.parse(name: name, text: file.text))
+                definitions.append(try ReportDefinition.parse(name: file.name, text: file.text))
             } catch {
-                return .failure(.internalInconsistency("built-in report \(file.name): \(error)"))
+                return .failure(.internalInconsistency("built-in report \(file.name).sql: \(error)"))
             }
         }
         return .success(definitions)
     }()
 
-    /// The shipped report called `name`.
+    /// The shipped report `file`.
+    static func definition(_ file: ReportFile) throws(IAPAuditError) -> ReportDefinition {
+        try definition(named: file.name)
+    }
+
+    /// The shipped report called `name` (as a user typed it).
     package static func definition(named name: String) throws(IAPAuditError) -> ReportDefinition {
         let all = try definitions()
         guard let definition = all.first(where: { $0.name == name }) else {
@@ -75,4 +79,13 @@ package struct ReportRunner {
         }
         return path
     }
+}
+
+/// A report file of `reports/`, built into the binary: `ReportFile.flags` is `flags.sql` (the build plugin writes one
+/// constant per file, so a renamed or deleted report is a compile error where it is used).
+struct ReportFile: Sendable, Hashable {
+    /// The file name without `.sql`: the report's name.
+    let name: String
+    /// The file's text.
+    let text: String
 }

@@ -20,7 +20,7 @@ extension ReportSite {
         /// The file name under `flags/` without `.html`; nil for the whole queue (`flags.html`).
         var stem: String?
         var title: String
-        var rows: [[String?]]
+        var rows: [SiteRow]
 
         /// The path, from the output directory, of page `number` (1-based).
         func path(page number: Int) -> String {
@@ -54,33 +54,33 @@ extension ReportSite {
 
     /// Every page of the queue, its views and its flags, with the path each is saved under.
     func flagPages(
-        _ flags: [[String?]], pages: SubjectPages, files: Set<String>
+        _ flags: [SiteRow], pages: SubjectPages, files: Set<String>
     ) throws -> [(path: String, page: SitePage)] {
-        let definition = try ReportRunner.definition(named: "flags")
+        let definition = try ReportRunner.definition(.flags)
         let chartTable = try ReportRunner(connection: connection)
             .run(definition, parameters: window > 0 ? ["window": "\(window)"] : [:])
         let title = window > 0 ? "Open fraud flags (last \(window) days)" : "Open fraud flags"
         var views = [FlagView(stem: nil, title: title, rows: flags)]
-        let severities = Self.severities.filter { severity in flags.contains { $0[2] == severity } }
+        let severities = Self.severities.filter { severity in flags.contains { $0["severity"] == severity } }
         for severity in severities {
             views.append(
                 FlagView(
                     stem: "severity-\(SubjectPages.fileSafe(severity))", title: "\(title): severity \(severity)",
-                    rows: flags.filter { $0[2] == severity }))
+                    rows: flags.filter { $0["severity"] == severity }))
         }
-        let rules = Set(flags.compactMap { $0[1] }).sorted()
+        let rules = Set(flags.compactMap { $0["rule"] }).sorted()
         // Counted once: every page of every view shows them.
         var perSeverity: [String: Int] = [:]
         var perRule: [String: Int] = [:]
         for row in flags {
-            perSeverity[row[2] ?? "", default: 0] += 1
-            perRule[row[1] ?? "", default: 0] += 1
+            perSeverity[row["severity"] ?? "", default: 0] += 1
+            perRule[row["rule"] ?? "", default: 0] += 1
         }
         for rule in rules {
             views.append(
                 FlagView(
                     stem: "rule-\(SubjectPages.fileSafe(rule))", title: "\(title): rule \(rule)",
-                    rows: flags.filter { $0[1] == rule }))
+                    rows: flags.filter { $0["rule"] == rule }))
         }
 
         var result: [(path: String, page: SitePage)] = []
@@ -135,16 +135,18 @@ extension ReportSite {
                     .table(
                         columns: ["Severity", "Rule", "Subject", "Last event (UTC)", "Score", "Evidence"],
                         rows: rows.map { row in
-                            let subject = Subject(kind: row[3] ?? "", key: row[4] ?? "")
-                            let evidence = row[8].flatMap(EvidenceValue.parse)?.summary() ?? row[8] ?? ""
+                            let subject = Subject(kind: row["subject_kind"] ?? "", key: row["subject_key"] ?? "")
+                            let evidence =
+                                row["evidence"].flatMap(EvidenceValue.parse)?.summary() ?? row["evidence"] ?? ""
                             return [
-                                .name(row[2] ?? ""), .name(row[1] ?? ""),
+                                .name(row["severity"] ?? ""), .name(row["rule"] ?? ""),
                                 subjectCell(subject, row: row, pages: pages, from: path),
-                                Self.text((row[6] ?? row[5]).map { String($0.prefix(10)) }),
-                                Self.number(row[7]),
+                                Self.text(
+                                    (row["window_end_utc"] ?? row["window_start_utc"]).map { String($0.prefix(10)) }),
+                                Self.number(row["score"]),
                                 .link(
                                     evidence.isEmpty ? "details" : evidence,
-                                    href: Self.link(Self.flagPath(row[0] ?? ""), from: path), isCode: false),
+                                    href: Self.link(Self.flagPath(row["id"] ?? ""), from: path), isCode: false),
                             ]
                         }))
                 if pageCount > 1 { page.blocks.append(pager(view, page: number, of: pageCount, from: path)) }
@@ -152,12 +154,12 @@ extension ReportSite {
             }
         }
         for row in flags {
-            let path = Self.flagPath(row[0] ?? "")
-            let subject = Subject(kind: row[3] ?? "", key: row[4] ?? "")
-            let rule = row[1] ?? ""
-            let severity = row[2] ?? ""
+            let path = Self.flagPath(row["id"] ?? "")
+            let subject = Subject(kind: row["subject_kind"] ?? "", key: row["subject_key"] ?? "")
+            let rule = row["rule"] ?? ""
+            let severity = row["severity"] ?? ""
             var page = SitePage(
-                title: "Flag \(row[0] ?? "?"): \(rule)",
+                title: "Flag \(row["id"] ?? "?"): \(rule)",
                 description: "One open flag and the whole evidence that raised it. docs/fraud-rules.md explains "
                     + "the rule and its settings.",
                 breadcrumbs: [
@@ -173,10 +175,11 @@ extension ReportSite {
                         .link(severity, href: Self.link(Self.severityPath(severity), from: path), isCode: false)
                     ),
                     ("Subject", subjectCell(subject, row: row, pages: pages, from: path)),
-                    ("Window (UTC)", Self.window(row[5], row[6])), ("Score", Self.number(row[7])),
+                    ("Window (UTC)", Self.window(row["window_start_utc"], row["window_end_utc"])),
+                    ("Score", Self.number(row["score"])),
                 ]))
             page.blocks.append(.heading("Evidence"))
-            page.blocks.append(.facts([("Evidence", Self.evidence(row[8]))]))
+            page.blocks.append(.facts([("Evidence", Self.evidence(row["evidence"]))]))
             result.append((path, page))
         }
         return result
@@ -225,11 +228,11 @@ extension ReportSite {
 
     /// A flagged subject as it reads: a receipt by its file and line, the others by their kind and id.
     private func subjectCell(
-        _ subject: Subject, row: [String?], pages: SubjectPages, from path: String
+        _ subject: Subject, row: SiteRow, pages: SubjectPages, from path: String
     ) -> SitePage.Cell {
         let text =
-            subject.kind == "receipt" && row[9] != nil && row[10] != nil
-            ? "receipt \(Self.shortPath(row[9] ?? "")):\(row[10] ?? "")"
+            subject.kind == "receipt" && row["receipt_file"] != nil && row["receipt_line"] != nil
+            ? "receipt \(Self.shortPath(row["receipt_file"] ?? "")):\(row["receipt_line"] ?? "")"
             : "\(SubjectPages.noun(subject.kind)) \(subject.key)"
         guard pages.hasPage(subject) else { return .code(text) }
         return .link(text, href: Self.link(pages.href(subject, from: .root), from: path), isCode: true)

@@ -6,7 +6,7 @@ extension ReportSite {
     /// reconciliation by status, stage times), links to every report written, and the runs before it.
     func indexPage(runID: Int64?, reportFiles: [String], flagCount: Int) throws -> SitePage {
         let run = try connection.query(
-            try SQLResources.query("site_run"), [runID], context: "read the run for the site")
+            SQLQuery.siteRun.text, [runID], context: "read the run for the site")
         var page = SitePage(
             title: "IAP audit: run summary",
             description: "What the run did and where to start: the open flags, the reconciliation, the quarantine. "
@@ -26,21 +26,22 @@ extension ReportSite {
                 report("reconciliation-summary", "the reconciliation summary"),
                 .text(" and "), report("quarantine", "the quarantine"), .text("."),
             ]))
-        guard let row = run.rows.first else {
+        guard let row = try run.allRows.first.map({ try SiteRow($0, columns: SiteRow.Columns.run) }) else {
             page.blocks.append(.note("No finished run is recorded in this database yet: run iap-audit run first."))
             page.blocks += reportLinks(files)
             return page
         }
-        let id = row[0] ?? "?"
+        let id = row["id"] ?? "?"
         page.title = "IAP audit: run \(id)"
         page.blocks.append(.heading("Run \(id)"))
         page.blocks.append(
             .facts([
-                ("Command", .code(row[1] ?? "")), ("Outcome", Self.text(row[2])), ("Exit code", Self.text(row[3])),
-                ("Started (UTC)", Self.text(row[4])), ("Finished (UTC)", Self.text(row[5])),
-                ("Version", Self.text(row[6])),
+                ("Command", .code(row["command"] ?? "")), ("Outcome", Self.text(row["outcome"])),
+                ("Exit code", Self.text(row["exit_code"])),
+                ("Started (UTC)", Self.text(row["started_utc"])), ("Finished (UTC)", Self.text(row["finished_utc"])),
+                ("Version", Self.text(row["version"])),
             ]))
-        let summary = EvidenceValue.parse(row[7] ?? "{}") ?? .object([])
+        let summary = EvidenceValue.parse(row["summary"] ?? "{}") ?? .object([])
 
         page.blocks.append(.heading("Inputs"))
         let ingestColumns: [(String, String)] = [
@@ -69,14 +70,16 @@ extension ReportSite {
         page.blocks.append(
             .table(
                 columns: ["Reason", "This run", "All stored"],
-                rows: standing(EvidenceValue.parse(row[8] ?? "{}"), EvidenceValue.parse(row[10] ?? "{}"))))
+                rows: standing(
+                    EvidenceValue.parse(row["quarantine_by_reason"] ?? "{}"),
+                    EvidenceValue.parse(row["all_quarantine_by_reason"] ?? "{}"))))
 
         page.blocks.append(.heading("Flags by rule"))
         var hits: [String: EvidenceValue] = [:]
         if case .list(let rules)? = summary["detection"]?["rules"] {
             for rule in rules { if let name = rule["rule"]?.text { hits[name] = rule } }
         }
-        let open = EvidenceValue.parse(row[9] ?? "{}") ?? .object([])
+        let open = EvidenceValue.parse(row["open_flags_by_rule"] ?? "{}") ?? .object([])
         var ruleNames = Set(hits.keys)
         if case .object(let members) = open { ruleNames.formUnion(members.map(\.name)) }
         page.blocks.append(
@@ -107,7 +110,9 @@ extension ReportSite {
         page.blocks.append(
             .table(
                 columns: ["Status", "This run", "All lines"],
-                rows: standing(summary["reconciliation"]?["linesByStatus"], EvidenceValue.parse(row[11] ?? "{}"))))
+                rows: standing(
+                    summary["reconciliation"]?["linesByStatus"], EvidenceValue.parse(row["all_lines_by_status"] ?? "{}")
+                )))
 
         page.blocks.append(.heading("Stage times"))
         let order = RunSummary.stages
@@ -125,17 +130,19 @@ extension ReportSite {
 
         page.blocks.append(.heading("Runs before this one"))
         let runs = try connection.query(
-            try SQLResources.query("site_runs"), [Int64(id)], context: "read the earlier runs")
+            SQLQuery.siteRuns.text, [Int64(id)], context: "read the earlier runs")
         page.blocks.append(
             .table(
                 columns: [
                     "Run", "Command", "Outcome", "Exit code", "Started (UTC)", "Seconds", "Receipt records",
                     "Quarantined",
                 ],
-                rows: runs.rows.map { row in
+                rows: try runs.allRows.map { try SiteRow($0, columns: SiteRow.Columns.earlierRun) }.map { row in
                     [
-                        Self.number(row[0]), .code(row[1] ?? ""), Self.text(row[2]), Self.number(row[3]),
-                        Self.text(row[4]), Self.number(row[5]), Self.number(row[6]), Self.number(row[7]),
+                        Self.number(row["id"]), .code(row["command"] ?? ""), Self.text(row["outcome"]),
+                        Self.number(row["exit_code"]),
+                        Self.text(row["started_utc"]), Self.number(row["seconds"]), Self.number(row["receipt_records"]),
+                        Self.number(row["quarantined"]),
                     ]
                 }))
         return page

@@ -5,56 +5,64 @@ extension ReportSite {
     /// What the pages of a batch of subjects show, read with one statement per kind instead of a few per page: a site
     /// has a page for every flagged subject and its neighbours, over a thousand on a large history.
     struct SubjectData: Sendable {
-        /// Each subject's open flags: rule, severity, score, window start, window end, evidence, flag id.
-        var flags: [Subject: [[String?]]] = [:]
-        /// Each app account's history: when, kind, reference, detail, price, currency.
-        var history: [String: [[String?]]] = [:]
-        /// Each store account's original transactions (`site_store_account.sql` without its key column).
-        var storeAccounts: [String: [[String?]]] = [:]
-        /// Each transaction's receipt copies (`site_transaction.sql` without its key column).
-        var transactions: [String: [[String?]]] = [:]
-        /// Each receipt, by its id as text (`site_receipt.sql` without its key column).
-        var receipts: [String: [String?]] = [:]
+        /// Each subject's open flags (`site_subject_flags.sql`).
+        var flags: [Subject: [SiteRow]] = [:]
+        /// Each app account's history (`site_account_history.sql`).
+        var history: [String: [SiteRow]] = [:]
+        /// Each store account's original transactions (`site_store_account.sql`).
+        var storeAccounts: [String: [SiteRow]] = [:]
+        /// Each transaction's receipt copies (`site_transaction.sql`).
+        var transactions: [String: [SiteRow]] = [:]
+        /// Each receipt, by its id as text (`site_receipt.sql`).
+        var receipts: [String: SiteRow] = [:]
 
         /// Reads the data of `subjects`' pages.
         static func read(_ subjects: [Subject], connection: Connection) throws -> SubjectData {
             var data = SubjectData()
             for row in try rows(
-                "site_subject_flags", [subjects.map(\.kind), subjects.map(\.key)], connection,
-                "read the subjects' flags")
+                .siteSubjectFlags, [subjects.map(\.kind), subjects.map(\.key)], SiteRow.Columns.subjectFlags,
+                connection, "read the subjects' flags")
             {
-                data.flags[Subject(kind: row[0] ?? "", key: row[1] ?? ""), default: []].append(Array(row[2...]))
+                data.flags[Subject(kind: row["subject_kind"] ?? "", key: row["subject_key"] ?? ""), default: []]
+                    .append(row)
             }
             func keys(_ kind: String) -> [String] { subjects.filter { $0.kind == kind }.map(\.key) }
             data.history = try grouped(
-                "site_account_history", keys("app-account"), connection, "read account histories")
+                .siteAccountHistory, keys("app-account"), by: "account_key", SiteRow.Columns.accountHistory,
+                connection, "read account histories")
             data.storeAccounts = try grouped(
-                "site_store_account", keys("store-account"), connection, "read store accounts")
-            data.transactions = try grouped("site_transaction", keys("transaction"), connection, "read transactions")
+                .siteStoreAccount, keys("store-account"), by: "store_account_key", SiteRow.Columns.storeAccount,
+                connection, "read store accounts")
+            data.transactions = try grouped(
+                .siteTransaction, keys("transaction"), by: "transaction_id", SiteRow.Columns.transaction,
+                connection, "read transactions")
             // Receipt keys are ids as the database writes them; anything else names no receipt (and would not cast).
             let ids = keys("receipt").filter { key in Int64(key).map(String.init) == key }
-            data.receipts = try grouped("site_receipt", ids, connection, "read receipts").compactMapValues(\.first)
+            data.receipts = try grouped(
+                .siteReceipt, ids, by: "id", SiteRow.Columns.receipt, connection, "read receipts"
+            ).compactMapValues(\.first)
             return data
         }
 
-        /// The rows of site query `name` for the keys in `keys`, grouped by their first column (the key), in order.
+        /// The rows of site query `file` for the keys in `keys`, grouped by their column `key`, in order.
         private static func grouped(
-            _ name: String, _ keys: [String], _ connection: Connection, _ context: String
-        ) throws -> [String: [[String?]]] {
+            _ file: SQLQuery, _ keys: [String], by key: String, _ columns: [String], _ connection: Connection,
+            _ context: String
+        ) throws -> [String: [SiteRow]] {
             guard !keys.isEmpty else { return [:] }
-            var result: [String: [[String?]]] = [:]
-            for row in try rows(name, [keys], connection, context) {
-                result[row[0] ?? "", default: []].append(Array(row[1...]))
+            var result: [String: [SiteRow]] = [:]
+            for row in try rows(file, [keys], columns, connection, context) {
+                result[row[key] ?? "", default: []].append(row)
             }
             return result
         }
 
         private static func rows(
-            _ name: String, _ arrays: [[String]], _ connection: Connection, _ context: String
-        ) throws -> [[String?]] {
-            try connection.query(
-                try SQLResources.query(name), arrays.map(ReportSite.arrayLiteral), context: context
-            ).rows
+            _ file: SQLQuery, _ arrays: [[String]], _ columns: [String], _ connection: Connection, _ context: String
+        ) throws -> [SiteRow] {
+            try connection.query(file.text, arrays.map(ReportSite.arrayLiteral), context: context).allRows.map {
+                try SiteRow($0, columns: columns)
+            }
         }
     }
 }

@@ -74,26 +74,25 @@ struct ReportSite {
 
     /// The open flags the site lists, the subjects that get a page (the flagged ones first, then their neighbours),
     /// and where their pages are.
-    func subjectPages() throws -> (flags: [[String?]], subjects: [Subject], pages: SubjectPages) {
-        let flags = try connection.query(
-            try SQLResources.query("site_flags"), [window], context: "read the flags for the site"
-        ).rows
+    func subjectPages() throws -> (flags: [SiteRow], subjects: [Subject], pages: SubjectPages) {
+        let flags = try connection.query(SQLQuery.siteFlags.text, [window], context: "read the flags for the site")
+            .allRows.map { try SiteRow($0, columns: SiteRow.Columns.flag) }
         var subjects: [Subject] = []
         var seen = Set<Subject>()
         for row in flags {
-            let subject = Subject(kind: row[3] ?? "", key: row[4] ?? "")
+            let subject = Subject(kind: row["subject_kind"] ?? "", key: row["subject_key"] ?? "")
             if seen.insert(subject).inserted { subjects.append(subject) }
         }
         let flagged = subjects
         let neighbours = try connection.query(
-            try SQLResources.query("site_neighbours"),
+            SQLQuery.siteNeighbours.text,
             [Self.arrayLiteral(flagged.map(\.kind)), Self.arrayLiteral(flagged.map(\.key))],
             context: "find the subjects next to the flagged ones")
-        for row in neighbours.rows {
-            let subject = Subject(kind: row[0] ?? "", key: row[1] ?? "")
+        for row in neighbours.allRows {
+            let subject = Subject(kind: try row.decode(String.self, "kind"), key: try row.decode(String.self, "key"))
             if seen.insert(subject).inserted { subjects.append(subject) }
         }
-        return (flags, subjects, SubjectPages(subjects: seen, flags: Set(flags.compactMap { $0[0] })))
+        return (flags, subjects, SubjectPages(subjects: seen, flags: Set(flags.compactMap { $0["id"] })))
     }
 
     /// The report columns whose values name a subject, and its kind.
@@ -271,15 +270,16 @@ extension ReportSite {
     }
 
     /// The subject's open flags (`site_subject_flags.sql` without its subject columns), each linked to its own page.
-    static func subjectFlags(_ rows: [[String?]], pages: SubjectPages) -> [SitePage.Block] {
+    static func subjectFlags(_ rows: [SiteRow], pages: SubjectPages) -> [SitePage.Block] {
         [
             .heading("Open flags"),
             .table(
                 columns: ["Flag", "Rule", "Severity", "Score", "Window (UTC)", "Evidence"],
                 rows: rows.map { row in
                     [
-                        pages.flagCell(row[6] ?? ""), .name(row[0] ?? ""), Self.text(row[1]), Self.number(row[2]),
-                        Self.window(row[3], row[4]), Self.evidence(row[5]),
+                        pages.flagCell(row["flag_id"] ?? ""), .name(row["rule"] ?? ""), Self.text(row["severity"]),
+                        Self.number(row["score"]), Self.window(row["window_start_utc"], row["window_end_utc"]),
+                        Self.evidence(row["evidence"]),
                     ]
                 }),
         ]
@@ -313,25 +313,25 @@ extension ReportSite {
         case "app-account":
             page.blocks.append(.heading("History"))
             // The account's flags are listed above: the history does not repeat them.
-            let history = (data.history[subject.key] ?? []).filter { $0[1] != "flag" }
+            let history = (data.history[subject.key] ?? []).filter { $0["kind"] != "flag" }
             // Only StoreKit 2 transactions carry a price: an account of legacy receipts gets no empty price column.
-            let priced = history.contains { $0[4] != nil }
+            let priced = history.contains { $0["price"] != nil }
             page.blocks.append(
                 .table(
                     columns: ["When (UTC)", "Kind", "Reference"] + (priced ? ["Unit price"] : []) + ["Detail"],
                     rows: history.map { row in
-                        let kind = row[1] ?? ""
+                        let kind = row["kind"] ?? ""
                         let reference: SitePage.Cell =
                             switch kind {
                             case "transaction", "store-account", "receipt":
-                                pages.cell(Subject(kind: kind, key: row[2] ?? ""), from: .subject)
-                            default: .code(row[2] ?? "")
+                                pages.cell(Subject(kind: kind, key: row["ref"] ?? ""), from: .subject)
+                            default: .code(row["ref"] ?? "")
                             }
-                        return [Self.text(row[0]), .text(kind), reference]
-                            + (priced ? [Self.price(row[4], row[5])] : [])
+                        return [Self.text(row["at_utc"]), .text(kind), reference]
+                            + (priced ? [Self.price(row["price"], row["currency"])] : [])
                             + [
-                                row[3].flatMap(EvidenceValue.parse).map { .evidence(Self.readableDetail($0)) }
-                                    ?? Self.evidence(row[3])
+                                row["detail"].flatMap(EvidenceValue.parse).map { .evidence(Self.readableDetail($0)) }
+                                    ?? Self.evidence(row["detail"])
                             ]
                     }))
         case "store-account":
@@ -342,13 +342,13 @@ extension ReportSite {
                 ]
             ) { row in
                 [
-                    pages.cell(Subject(kind: "transaction", key: row[0] ?? ""), from: .subject),
-                    Self.text(row[1]), Self.text(row[2]), Self.text(row[3] == "t" ? "yes" : "no"),
-                    accounts(row[4], pages: pages),
+                    pages.cell(Subject(kind: "transaction", key: row["original_transaction_id"] ?? ""), from: .subject),
+                    Self.text(row["first_purchase_utc"]), Self.text(row["last_purchase_utc"]),
+                    Self.text(row["holds_ownable"] == "t" ? "yes" : "no"), accounts(row["app_accounts"], pages: pages),
                 ]
             }
         case "transaction":
-            if let history = data.transactions[subject.key]?.first?[12] {
+            if let history = data.transactions[subject.key]?.first?["history"] {
                 page.blocks.append(.facts([("State history", .text(history))]))
             }
             page.blocks += table(
@@ -359,25 +359,31 @@ extension ReportSite {
                 ]
             ) { row in
                 [
-                    Self.text(row[0]), .code(row[1] ?? ""), Self.text(row[2]), Self.text(row[3]),
-                    Self.text(row[4]), .code("\(row[5] ?? "?"):\(row[6] ?? "?") (\(row[7] ?? ""))"),
-                    accounts(row[8], pages: pages),
-                    row[11].map { pages.cell(Subject(kind: "store-account", key: $0), from: .subject) } ?? .empty,
+                    Self.text(row["environment"]), .code(row["product_id"] ?? ""),
+                    Self.text(row["original_transaction_id"]),
+                    Self.text(row["purchase_utc"]), Self.text(row["cancellation_utc"]),
+                    .code("\(row["file"] ?? "?"):\(row["line"] ?? "?") (\(row["source"] ?? ""))"),
+                    accounts(row["account_key"], pages: pages),
+                    row["store_account_key"].map { pages.cell(Subject(kind: "store-account", key: $0), from: .subject) }
+                        ?? .empty,
                 ]
             }
         case "receipt":
             if let row = data.receipts[subject.key] {
-                page.title = "Receipt \(row[0] ?? "?"):\(row[1] ?? "?")"
+                page.title = "Receipt \(row["file"] ?? "?"):\(row["line"] ?? "?")"
                 page.blocks.append(.heading("Receipt"))
                 page.blocks.append(
                     .facts([
-                        ("Read from", .code("\(row[0] ?? "?") line \(row[1] ?? "?")")),
-                        ("Account", accounts(row[2], pages: pages)), ("Status", Self.text(row[3])),
-                        ("Environment", Self.text(row[4])), ("Sandbox", Self.text(row[5] == "t" ? "yes" : "no")),
-                        ("Style", Self.text(row[6])), ("Bundle", Self.text(row[7])),
-                        ("Recorded store account", Self.text(row[8])), ("Recorded (UTC)", Self.text(row[9])),
-                        ("Transaction entries", Self.text(row[10])), ("Receipt data SHA-256", Self.text(row[11])),
-                        ("Transactions", transactions(row[12], pages: pages)),
+                        ("Read from", .code("\(row["file"] ?? "?") line \(row["line"] ?? "?")")),
+                        ("Account", accounts(row["account_key"], pages: pages)), ("Status", Self.text(row["status"])),
+                        ("Environment", Self.text(row["environment"])),
+                        ("Sandbox", Self.text(row["is_sandbox"] == "t" ? "yes" : "no")),
+                        ("Style", Self.text(row["style"])), ("Bundle", Self.text(row["bundle_id"])),
+                        ("Recorded store account", Self.text(row["store_account"])),
+                        ("Recorded (UTC)", Self.text(row["recorded_utc"])),
+                        ("Transaction entries", Self.text(row["transaction_entries"])),
+                        ("Receipt data SHA-256", Self.text(row["receipt_data_sha256"])),
+                        ("Transactions", transactions(row["transactions"], pages: pages)),
                     ]))
             }
         default: break
@@ -405,7 +411,7 @@ extension ReportSite {
 
     /// A heading and a table of one row per row of `rows`.
     private static func table(
-        _ heading: String, rows: [[String?]]?, columns: [String], row cells: ([String?]) -> [SitePage.Cell]
+        _ heading: String, rows: [SiteRow]?, columns: [String], row cells: (SiteRow) -> [SitePage.Cell]
     ) -> [SitePage.Block] {
         [.heading(heading), .table(columns: columns, rows: (rows ?? []).map(cells))]
     }

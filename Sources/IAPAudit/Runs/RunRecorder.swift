@@ -20,16 +20,12 @@ package struct RunRecorder {
         self.connection = connection
         let settingsJSON = String(decoding: try JSONEncoder.sorted.encode(settings), as: UTF8.self)
         let result = try connection.query(
-            """
-            INSERT INTO pipeline_run (command, settings, host, pid, version, backend_pid, backend_start)
-            SELECT $1, $2::jsonb, $3, $4, $5, pid, backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid()
-            RETURNING id
-            """,
+            SQLQuery.runStart.text,
             [
                 command, settingsJSON, ProcessInfo.processInfo.hostName, Int(ProcessInfo.processInfo.processIdentifier),
                 version,
             ], context: "record run")
-        self.id = try result.decode(Int64.self, 0, 0)
+        self.id = try result.first(Int64.self, "id")
     }
 
     /// Marks as `abandoned` the runs still `running` whose server session is gone: their process was killed before
@@ -39,26 +35,13 @@ package struct RunRecorder {
     /// `pg_stat_activity` (the coordinator's own) nor call `now()` inside a CASE. A run that ends in between keeps
     /// its outcome: only rows still `running` are marked.
     static func markAbandoned(on connection: Connection, logger: Logger) throws {
-        let gone = try connection.query(
-            """
-            SELECT r.id FROM pipeline_run r
-            WHERE r.outcome = 'running'
-              AND CASE WHEN r.backend_pid IS NULL THEN r.started_at < now() - interval '1 day'
-                       ELSE NOT EXISTS (SELECT 1 FROM pg_stat_activity a
-                                        WHERE a.pid = r.backend_pid AND a.backend_start = r.backend_start) END
-            """, context: "find abandoned runs")
-        let ids = (0..<gone.rowCount).compactMap { gone.string($0, 0) }
+        let gone = try connection.query(SQLQuery.runFindAbandoned.text, context: "find abandoned runs")
+        let ids = try gone.allRows.map { try $0.decode(String.self, "id") }
         guard !ids.isEmpty else { return }
-        let marked = try connection.query(
-            """
-            UPDATE pipeline_run SET outcome = 'abandoned', finished_at = now()
-            WHERE id = ANY ($1::bigint[]) AND outcome = 'running'
-            RETURNING id
-            """, [ids], context: "mark abandoned runs")
-        for row in 0..<marked.rowCount {
-            logger.warning(
-                "an earlier run was killed before it could finish", metadata: ["run": "\(marked.string(row, 0) ?? "?")"]
-            )
+        let marked = try connection.query(SQLQuery.runMarkAbandoned.text, [ids], context: "mark abandoned runs")
+        for row in marked.allRows {
+            let run = try row.decode(String.self, "id")
+            logger.warning("an earlier run was killed before it could finish", metadata: ["run": "\(run)"])
         }
     }
 
@@ -66,10 +49,7 @@ package struct RunRecorder {
     package func finish(outcome: Outcome, exitCode: Int32, summary: some Encodable) throws {
         let summaryJSON = String(decoding: try JSONEncoder.sorted.encode(summary), as: UTF8.self)
         try connection.query(
-            """
-            UPDATE pipeline_run SET finished_at = now(), outcome = $2, exit_code = $3, summary = $4::jsonb
-            WHERE id = $1
-            """, [id, outcome.rawValue, Int(exitCode), summaryJSON], context: "finish run")
+            SQLQuery.runFinish.text, [id, outcome.rawValue, Int(exitCode), summaryJSON], context: "finish run")
     }
 }
 

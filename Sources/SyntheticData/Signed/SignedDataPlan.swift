@@ -70,19 +70,19 @@ struct SignedDataPlan {
     let chain: SigningChain
     let start: Int64
     let end: Int64
-    private var rng: SeededGenerator
-    private(set) var lines: [Line] = []
-    private(set) var planted: [PlantedRecord] = []
-    private(set) var traps: [TrapRecord] = []
+    var rng: SeededGenerator
+    var lines: [Line] = []
+    var planted: [PlantedRecord] = []
+    var traps: [TrapRecord] = []
     /// Notifications sent, for the notification-history page.
-    private var sentNotifications: [(token: SignedToken, time: Int64, app: Int)] = []
-    private var nextTransactionID: UInt64 = 2_000_000_500_000_000
-    private var nextWebOrderLineItemID: UInt64 = 200_000_000_000_000
+    var sentNotifications: [(token: SignedToken, time: Int64, app: Int)] = []
+    var nextTransactionID: UInt64 = 2_000_000_500_000_000
+    var nextWebOrderLineItemID: UInt64 = 200_000_000_000_000
     private var nextAppTransactionID: UInt64 = 704_000_000_000_000_000
     private var purchaseShapeTurn = 0
     private var signatures = 0
-    private static let day = AppleTime.millisecondsPerDay
-    private static let hour = AppleTime.millisecondsPerHour
+    static let day = AppleTime.millisecondsPerDay
+    static let hour = AppleTime.millisecondsPerHour
     private static let purchaseShapes = [
         "jws-line", "envelope-signed-transaction", "notification-v2", "jws-string", "envelope-notification",
         "transaction-info",
@@ -137,7 +137,7 @@ struct SignedDataPlan {
     }
 
     /// The later records of an account: history pages, batched envelopes, statuses, renewal infos, app transaction.
-    private mutating func deliverBackfill(_ account: Account, transactions: [Transaction], index: Int) throws {
+    mutating func deliverBackfill(_ account: Account, transactions: [Transaction], index: Int) throws {
         guard !transactions.isEmpty else { return }
         let time = end - Self.day + Int64(index % 20) * Self.hour + rng.nextInt64(in: 0...3_000_000)
         if index % 3 == 0 { _ = try historyPages(account, transactions: transactions, at: time) }
@@ -162,7 +162,7 @@ struct SignedDataPlan {
         if index % 5 == 0 { _ = try appTransactionEnvelope(account, at: time + 120_000) }
     }
 
-    private mutating func makeAccount(index: Int, known byToken: Bool? = nil) -> Account {
+    mutating func makeAccount(index: Int, known byToken: Bool? = nil) -> Account {
         let number = String(index + 1)
         let padded = String(repeating: "0", count: max(0, 4 - number.count)) + number
         nextAppTransactionID += UInt64(rng.nextInt(in: 1...997))
@@ -173,7 +173,7 @@ struct SignedDataPlan {
             isKnownByToken: byToken ?? rng.chance(0.25))
     }
 
-    private mutating func newTransaction(_ account: Account, product: Int, at time: Int64) -> Transaction {
+    mutating func newTransaction(_ account: Account, product: Int, at time: Int64) -> Transaction {
         nextTransactionID += UInt64(rng.nextInt(in: 1...40))
         let purchase = time - time % 1000
         let base = SimulatedTransaction(
@@ -183,7 +183,7 @@ struct SignedDataPlan {
     }
 
     /// A subscription from `time`: the first period (a free trial now and then) and every renewal before the end.
-    private mutating func subscribe(_ account: Account, product: Int, at time: Int64) throws -> [Transaction] {
+    mutating func subscribe(_ account: Account, product: Int, at time: Int64) throws -> [Transaction] {
         guard let period = catalog.products[product].period else { return [] }
         var first = newTransaction(account, product: product, at: time)
         nextWebOrderLineItemID += UInt64(rng.nextInt(in: 1...50))
@@ -215,7 +215,7 @@ struct SignedDataPlan {
 
     /// Delivers a fresh purchase in the next shape of the rotation; returns the line's index.
     @discardableResult
-    private mutating func deliverPurchase(_ transaction: Transaction, account: Account, at time: Int64) throws -> Int {
+    mutating func deliverPurchase(_ transaction: Transaction, account: Account, at time: Int64) throws -> Int {
         let shape = Self.purchaseShapes[purchaseShapeTurn % Self.purchaseShapes.count]
         purchaseShapeTurn += 1
         return try deliver(transaction, account: account, at: time, shape: shape)
@@ -223,7 +223,7 @@ struct SignedDataPlan {
 
     /// Delivers `transaction` as one record of `shape` (a purchase-time shape); returns the line's index.
     @discardableResult
-    private mutating func deliver(
+    mutating func deliver(
         _ transaction: Transaction, account: Account, at time: Int64, shape: String
     )
         throws -> Int
@@ -255,7 +255,7 @@ struct SignedDataPlan {
 
     /// A V2 notification about `transaction` (bare, or inside an envelope); returns the line's index.
     @discardableResult
-    private mutating func notification(
+    mutating func notification(
         _ type: String, subtype: String?, _ transaction: Transaction, _ account: Account, at time: Int64,
         shape: String
     ) throws -> Int {
@@ -289,7 +289,7 @@ struct SignedDataPlan {
     }
 
     /// Transaction history pages of at most four transactions each (`revision`, `hasMore`); returns their indexes.
-    private mutating func historyPages(
+    mutating func historyPages(
         _ account: Account, transactions: [Transaction], at time: Int64, underResponse: Bool = false
     ) throws -> [Int] {
         let app = catalog.apps[account.app]
@@ -317,7 +317,7 @@ struct SignedDataPlan {
     }
 
     /// All subscription statuses for the group of `latest`.
-    private mutating func statusesPage(_ account: Account, _ latest: Transaction, at time: Int64) throws -> Int {
+    mutating func statusesPage(_ account: Account, _ latest: Transaction, at time: Int64) throws -> Int {
         let app = catalog.apps[account.app]
         let product = catalog.products[latest.base.product]
         let last = SignedJSON.object([
@@ -343,7 +343,7 @@ struct SignedDataPlan {
         return lines.count - 1
     }
 
-    private mutating func appTransactionEnvelope(_ account: Account, at time: Int64) throws -> Int {
+    mutating func appTransactionEnvelope(_ account: Account, at time: Int64) throws -> Int {
         let app = catalog.apps[account.app]
         let payload = SignedJSON.object([
             ("receiptType", .string("Production")), ("appAppleId", .integer(Int64(app.appleID))),
@@ -386,348 +386,6 @@ struct SignedDataPlan {
                     ("notificationHistory", .array(entries)), ("hasMore", .bool(false)),
                     ("paginationToken", .string(uuid())),
                 ])))
-    }
-
-    // MARK: Traps
-
-    /// The records that must verify and must not be flagged (docs/decisions.md, "Signed data"; issue 11).
-    mutating func plantTraps(firstAccountIndex: Int) throws {
-        var index = firstAccountIndex
-        let news = 1
-        let photo = 2
-        let catalog = self.catalog
-        let product = { (id: String) in catalog.products.firstIndex { $0.productID == id } ?? 0 }
-
-        // One purchase, three deliveries, one account.
-        let threeWays = nextAccount(&index, app: news)
-        let archive = newTransaction(
-            threeWays, product: product("com.example.dailynews.archive30"), at: start + Self.day)
-        let threeWayLines =
-            [
-                try deliver(
-                    archive, account: threeWays, at: archive.base.purchaseMilliseconds + 3_000,
-                    shape: "envelope-signed-transaction"),
-                try deliver(
-                    archive, account: threeWays, at: archive.base.purchaseMilliseconds + 5_000,
-                    shape: "envelope-notification"),
-            ] + (try historyPages(threeWays, transactions: [archive], at: end - 6 * Self.hour))
-        traps.append(
-            TrapRecord(
-                trap: "three-ways",
-                description: "one transaction delivered as a JWS envelope, a V2 notification "
-                    + "and a history page by the same account: one transaction, not a replay",
-                transactionIDs: [String(archive.base.transactionID)], lines: threeWayLines))
-
-        // An upgrade: weekly to monthly within the group; the weekly period is upgraded, not refunded.
-        let upgrader = nextAccount(&index, app: news, byToken: true)
-        var weekly = newTransaction(
-            upgrader, product: product("com.example.dailynews.weekly"), at: start + Self.day / 3)
-        nextWebOrderLineItemID += 7
-        weekly.base.webOrderLineItemID = nextWebOrderLineItemID
-        weekly.base.expiresMilliseconds = weekly.base.purchaseMilliseconds + 7 * Self.day
-        var upgradeLines = [
-            try deliver(
-                weekly, account: upgrader, at: weekly.base.purchaseMilliseconds + 2_000, shape: "notification-v2")
-        ]
-        let upgradeTime = weekly.base.purchaseMilliseconds + 2 * Self.day + 3_600_000
-        var monthly = newTransaction(upgrader, product: product("com.example.dailynews.monthly"), at: upgradeTime)
-        monthly.base.originalTransactionID = weekly.base.transactionID
-        monthly.base.originalPurchaseMilliseconds = weekly.base.purchaseMilliseconds
-        nextWebOrderLineItemID += 7
-        monthly.base.webOrderLineItemID = nextWebOrderLineItemID
-        monthly.base.expiresMilliseconds = AppleTime.adding(months: 1, to: monthly.base.purchaseMilliseconds)
-        weekly.base.isUpgraded = true
-        weekly.base.cancellationMilliseconds = monthly.base.purchaseMilliseconds
-        upgradeLines.append(
-            try notification(
-                "DID_CHANGE_RENEWAL_PREF", subtype: "UPGRADE", monthly, upgrader, at: upgradeTime + 30_000,
-                shape: "notification-v2"))
-        let later = end - 5 * Self.hour
-        upgradeLines += try historyPages(upgrader, transactions: [weekly, monthly], at: later)
-        upgradeLines.append(try statusesPage(upgrader, monthly, at: later + 10_000))
-        let renewal = try signRenewalInfo(monthly, upgrader, at: later + 20_000)
-        lines.append(
-            envelope(
-                upgrader, at: later + 20_000, "signed_renewal_info", .jws(renewal),
-                shape: "envelope-signed-renewal-info"))
-        upgradeLines.append(lines.count - 1)
-        var batch: [SignedJSON] = []
-        for transaction in [weekly, monthly] {
-            batch.append(.jws(try signTransaction(transaction, upgrader, at: later + 30_000)))
-        }
-        lines.append(
-            envelope(
-                upgrader, at: later + 30_000, "signed_transactions", .array(batch),
-                shape: "envelope-signed-transactions"))
-        upgradeLines.append(lines.count - 1)
-        upgradeLines.append(try appTransactionEnvelope(upgrader, at: later + 40_000))
-        traps.append(
-            TrapRecord(
-                trap: "upgrade", description: "a weekly subscription upgraded to monthly (isUpgraded): not a refund",
-                transactionIDs: [String(weekly.base.transactionID), String(monthly.base.transactionID)],
-                lines: upgradeLines))
-
-        // A family-shared grant: never a purchase.
-        let member = nextAccount(&index, app: photo)
-        var shared = newTransaction(
-            member, product: product("com.example.photofx.filterspro"), at: start + 2 * Self.day)
-        shared.base.isFamilyShared = true
-        shared.base.originalPurchaseMilliseconds = start - 40 * Self.day
-        shared.price = nil
-        let familyLines = [
-            try deliver(shared, account: member, at: shared.base.purchaseMilliseconds + 1_000, shape: "jws-string"),
-            try deliver(
-                shared, account: member, at: shared.base.purchaseMilliseconds + 8_000, shape: "transaction-info"),
-        ]
-        traps.append(
-            TrapRecord(
-                trap: "family-shared",
-                description: "a purchase shared by a family organizer (FAMILY_SHARED): not a "
-                    + "purchase of this account", transactionIDs: [String(shared.base.transactionID)],
-                lines: familyLines))
-
-        // A prorated refund of a yearly subscription: one refund, which counts, but flags nobody.
-        let refunded = nextAccount(&index, app: photo)
-        var yearly = newTransaction(
-            refunded, product: product("com.example.photofx.pro.yearly"), at: start + Self.day / 2)
-        nextWebOrderLineItemID += 7
-        yearly.base.webOrderLineItemID = nextWebOrderLineItemID
-        yearly.base.expiresMilliseconds = AppleTime.adding(months: 12, to: yearly.base.purchaseMilliseconds)
-        var refundLines = [
-            try deliver(yearly, account: refunded, at: yearly.base.purchaseMilliseconds + 2_000, shape: "jws-line")
-        ]
-        let refundTime = start + 6 * Self.day + 5 * Self.hour
-        yearly.base.cancellationMilliseconds = refundTime
-        yearly.revocationType = "REFUND_PRORATED"
-        yearly.revocationPercentage = 91_780
-        refundLines.append(
-            try notification(
-                "REFUND", subtype: nil, yearly, refunded, at: refundTime + 60_000, shape: "notification-v2"))
-        let refundPage = SignedJSON.object([
-            ("signedTransactions", .array([.jws(try signTransaction(yearly, refunded, at: end - 4 * Self.hour))])),
-            ("revision", .string(hex(count: 24))), ("hasMore", .bool(false)),
-        ])
-        lines.append(Line(part: "server-api", time: end - 4 * Self.hour, shape: "refund-history", body: refundPage))
-        refundLines.append(lines.count - 1)
-        refundLines += try historyPages(refunded, transactions: [yearly], at: end - 3 * Self.hour, underResponse: true)
-        traps.append(
-            TrapRecord(
-                trap: "prorated-refund",
-                description: "a yearly subscription refunded in part (REFUND_PRORATED): a "
-                    + "refund, counted once, and no flag", transactionIDs: [String(yearly.base.transactionID)],
-                lines: refundLines))
-        try plantRefundRequests(&index, app: photo, product: product("com.example.photofx.credits10"))
-    }
-
-    /// A refund Apple reversed after the customer's dispute, and a refund request Apple is still waiting on.
-    private mutating func plantRefundRequests(_ index: inout Int, app: Int, product: Int) throws {
-        let disputed = nextAccount(&index, app: app)
-        var credits = newTransaction(disputed, product: product, at: start + Self.day + 3 * Self.hour)
-        var reversalLines = [
-            try deliver(
-                credits, account: disputed, at: credits.base.purchaseMilliseconds + 2_000,
-                shape: "envelope-signed-transaction")
-        ]
-        let refundTime = start + 3 * Self.day + 2 * Self.hour
-        credits.base.cancellationMilliseconds = refundTime
-        credits.revocationType = "REFUND_FULL"
-        reversalLines.append(
-            try notification(
-                "REFUND", subtype: nil, credits, disputed, at: refundTime + 60_000, shape: "notification-v2"))
-        // Apple signs the transaction again without its revocation: what it says last stands.
-        credits.base.cancellationMilliseconds = 0
-        credits.revocationType = nil
-        reversalLines.append(
-            try notification(
-                "REFUND_REVERSED", subtype: nil, credits, disputed, at: start + 5 * Self.day + 4 * Self.hour,
-                shape: "notification-v2"))
-        traps.append(
-            TrapRecord(
-                trap: "reversed-refund",
-                description: "a purchase refunded, then the refund reversed (REFUND_REVERSED): a sale and no refund, "
-                    + "no flag; its history says both", transactionIDs: [String(credits.base.transactionID)],
-                lines: reversalLines))
-
-        let asking = nextAccount(&index, app: app)
-        let pack = newTransaction(asking, product: product, at: end - 2 * Self.day)
-        let requestLines = [
-            try deliver(
-                pack, account: asking, at: pack.base.purchaseMilliseconds + 2_000, shape: "envelope-signed-transaction"),
-            try notification(
-                "CONSUMPTION_REQUEST", subtype: nil, pack, asking, at: end - 6 * Self.hour, shape: "notification-v2"),
-        ]
-        traps.append(
-            TrapRecord(
-                trap: "open-consumption-request",
-                description: "a refund request Apple waits on (CONSUMPTION_REQUEST): listed with its deadline by the "
-                    + "consumption-requests report, no flag", transactionIDs: [String(pack.base.transactionID)],
-                lines: requestLines))
-    }
-
-    /// A fresh account of `app`.
-    private mutating func nextAccount(_ index: inout Int, app: Int, byToken: Bool = false) -> Account {
-        let drawn = makeAccount(index: index, known: byToken)
-        index += 1
-        return Account(
-            username: drawn.username, accountToken: drawn.accountToken, appTransactionID: drawn.appTransactionID,
-            app: app, storefront: drawn.storefront, isKnownByToken: byToken)
-    }
-
-    // MARK: Planted failures
-
-    /// One record per failure outcome, one Xcode-signed record, two that are no JWS at all.
-    mutating func plantFailures(firstAccountIndex: Int) throws {
-        let account = makeAccount(index: firstAccountIndex, known: false)
-        let time = start + 3 * Self.day + 7 * Self.hour
-        let product = catalog.consumablesByApp[account.app].first ?? 0
-
-        // bad-signature: signed, then the price changed.
-        var payload = forged(account, product: product, at: time)
-        var text = try chain.sign(payload, by: chain.current)
-        let tampered = payload.setting("price", to: .integer(10))
-        let parts = text.split(separator: ".")
-        text = parts[0] + "." + SignedJSON.base64URL(tampered.bytes) + "." + parts[2]
-        plant(
-            "bad-signature", "a genuine signature over a payload whose price was changed after signing",
-            line: envelope(
-                account, at: time + 4_000, "signed_transaction",
-                .jws(Self.token(tampered, text: text, signer: chain.current.name, outcome: "bad-signature", at: time)),
-                shape: "envelope-signed-transaction", part: "planted"),
-            severity: "high")
-
-        // untrusted-chain: Apple's shape, another root.
-        payload = forged(account, product: product, at: time + Self.hour)
-        text = try chain.sign(payload, by: chain.impostor)
-        plant(
-            "untrusted-chain", "an Apple-shaped chain up to a root nobody trusts",
-            line: Line(
-                part: "planted", time: time + Self.hour, shape: "jws-line",
-                body: .jws(
-                    Self.token(
-                        payload, text: text, signer: chain.impostor.name, outcome: "untrusted-chain",
-                        at: time + Self.hour))),
-            severity: "high")
-
-        // missing-apple-oid: the trusted intermediate's leaf made for something else.
-        payload = forged(account, product: product, at: time + 2 * Self.hour)
-        text = try chain.sign(payload, by: chain.withoutAppleOID)
-        plant(
-            "missing-apple-oid", "a leaf of the trusted intermediate without the receipt-signing OID",
-            line: Line(
-                part: "planted", time: time + 2 * Self.hour, shape: "transaction-info",
-                body: .object([
-                    (
-                        "signedTransactionInfo",
-                        .jws(
-                            Self.token(
-                                payload, text: text, signer: chain.withoutAppleOID.name,
-                                outcome: "missing-apple-oid", at: time + 2 * Self.hour))
-                    )
-                ])),
-            severity: "high")
-
-        // expired-at-signed-date: the retired leaf, two days after it expired.
-        let late = chain.retiredUntil + 2 * Self.day
-        payload = forged(account, product: product, at: late - 3_000)
-        text = try chain.sign(payload, by: chain.retired)
-        plant(
-            "expired-at-signed-date", "signed by the retired leaf two days after it expired",
-            line: Line(
-                part: "planted", time: late, shape: "jws-string",
-                body: .jws(
-                    Self.token(
-                        payload, text: text, signer: chain.retired.name, outcome: "expired-at-signed-date",
-                        at: late - 3_000))),
-            severity: "high")
-
-        // unsupported-algorithm: the header claims HS256 over a genuine chain.
-        payload = forged(account, product: product, at: time + 3 * Self.hour)
-        text = try chain.sign(payload, by: chain.current, algorithm: "HS256")
-        plant(
-            "unsupported-algorithm", "a header whose alg is HS256",
-            line: Line(
-                part: "planted", time: time + 3 * Self.hour, shape: "jws-line",
-                body: .jws(
-                    Self.token(
-                        payload, text: text, signer: chain.current.name, outcome: "unsupported-algorithm",
-                        at: time + 3 * Self.hour))),
-            severity: "high")
-
-        // missing-x5c: no certificate chain at all.
-        payload = forged(account, product: product, at: time + 4 * Self.hour)
-        text = try chain.sign(payload, by: chain.current, includesChain: false)
-        plant(
-            "missing-x5c", "a header without x5c",
-            line: envelope(
-                account, at: time + 4 * Self.hour, "signed_transaction",
-                .jws(Self.token(payload, text: text, signer: "none", outcome: "missing-x5c", at: time + 4 * Self.hour)),
-                shape: "envelope-signed-transaction", part: "planted"),
-            severity: "high")
-
-        // Xcode's StoreKit testing: one self-signed certificate, environment Xcode, a test account.
-        let tester = makeAccount(index: firstAccountIndex + 1, known: false)
-        payload = forged(account, product: product, at: time + 5 * Self.hour, environment: "Xcode")
-        text = try chain.sign(payload, by: chain.xcode)
-        plant(
-            "missing-x5c",
-            "signed by Xcode's StoreKit testing (one certificate, environment Xcode): test "
-                + "data, not a sale",
-            line: envelope(
-                tester, at: time + 5 * Self.hour, "signed_transaction",
-                .jws(
-                    Self.token(
-                        payload, text: text, signer: chain.xcode.name, outcome: "missing-x5c", at: time + 5 * Self.hour)
-                ),
-                shape: "envelope-signed-transaction", part: "planted"),
-            severity: "info")
-
-        // invalid-jws: two parts; and three parts whose payload is not base64url.
-        let header = String(text.split(separator: ".")[0])
-        let broken = [
-            (header + "." + SignedJSON.base64URL(payload.bytes), "a JWS of two parts (no signature)"),
-            (
-                header + ".eyJ0cmFuc2FjdGlvbklkIjo!!!." + String(text.split(separator: ".")[2]),
-                "a JWS whose payload is not base64url"
-            ),
-        ]
-        for (offset, (brokenText, description)) in broken.enumerated() {
-            let brokenTime = time + Int64(6 + offset) * Self.hour
-            plant(
-                "invalid-jws", description,
-                line: Line(
-                    part: "planted", time: brokenTime, shape: "jws-line",
-                    body: .jws(
-                        SignedToken(
-                            text: brokenText, payload: nil, kind: "transaction", transactionID: nil,
-                            originalTransactionID: nil, environment: "", signedDate: 0, signer: "none",
-                            outcome: "invalid-jws")),
-                    rawText: brokenText),
-                severity: nil)
-        }
-    }
-
-    /// A transaction payload claiming `environment`, for a planted failure.
-    private mutating func forged(
-        _ account: Account, product: Int, at time: Int64, environment: String = "Production"
-    ) -> SignedJSON {
-        let transaction = newTransaction(account, product: product, at: time)
-        return transactionPayload(transaction, account, at: time + 3_000, environment: environment)
-    }
-
-    private static func token(
-        _ payload: SignedJSON, text: String, signer: String, outcome: String, at time: Int64
-    ) -> SignedToken {
-        SignedToken(
-            text: text, payload: payload, kind: "transaction", transactionID: payload["transactionId"]?.stringValue,
-            originalTransactionID: payload["originalTransactionId"]?.stringValue,
-            environment: payload["environment"]?.stringValue ?? "", signedDate: time + 3_000, signer: signer,
-            outcome: outcome)
-    }
-
-    private mutating func plant(_ outcome: String, _ description: String, line: Line, severity: String?) {
-        lines.append(line)
-        planted.append(
-            PlantedRecord(outcome: outcome, description: description, line: lines.count - 1, severity: severity))
     }
 
     // MARK: Payloads and signing
@@ -791,7 +449,7 @@ struct SignedDataPlan {
         return .object(members)
     }
 
-    private mutating func signTransaction(
+    mutating func signTransaction(
         _ transaction: Transaction, _ account: Account, at time: Int64
     ) throws
         -> SignedToken
@@ -803,7 +461,7 @@ struct SignedDataPlan {
     }
 
     /// JWSRenewalInfoDecodedPayload for the subscription `latest` belongs to.
-    private mutating func signRenewalInfo(
+    mutating func signRenewalInfo(
         _ latest: Transaction, _ account: Account, at time: Int64
     ) throws
         -> SignedToken
@@ -826,7 +484,7 @@ struct SignedDataPlan {
 
     /// Signs a genuine payload: with the current leaf, or — for some records signed while it was still valid — the
     /// retired one (the "expired since" trap).
-    private mutating func sign(
+    mutating func sign(
         _ payload: SignedJSON, kind: String, transactionID: String?, originalTransactionID: String?, at time: Int64
     ) throws -> SignedToken {
         signatures += 1
@@ -843,7 +501,7 @@ struct SignedDataPlan {
 
     // MARK: Helpers
 
-    private func envelope(
+    func envelope(
         _ account: Account, at time: Int64, _ key: String, _ value: SignedJSON, shape: String,
         part: String = "transactions"
     ) -> Line {
@@ -873,12 +531,12 @@ struct SignedDataPlan {
             + "\(two(fields.second))Z"
     }
 
-    private mutating func hex(count: Int) -> String {
+    mutating func hex(count: Int) -> String {
         String(decoding: (0..<count).map { _ in LowercaseHex.digits[rng.nextInt(below: 16)] }, as: UTF8.self)
     }
 
     /// A lowercase version-4 UUID, as `appAccountToken` and `notificationUUID` are written.
-    private mutating func uuid() -> String {
+    mutating func uuid() -> String {
         var digits = Array(hex(count: 32))
         digits[12] = "4"
         digits[16] = Array("89ab")[rng.nextInt(below: 4)]

@@ -22,7 +22,7 @@ import Testing
             _ = try test.workspace.importCatalog(path: directory + "/catalog.json", bundleID: nil)
             _ = try test.workspace.ingestReceipts(paths: [directory + "/receipts"])
             var settings = DetectionSettings()
-            settings.sandboxInProduction.testerAccountKeys = manifest.testerAccountKeys
+            settings.testerAccountKeys = manifest.testerAccountKeys
             self.settings = settings
             first = try test.workspace.detect(settings: settings)
         }

@@ -86,7 +86,7 @@ import Testing
         let data = try TestWorkspace()
         let (catalog, files, testers) = try Self.incrementFiles(in: data)
         var settings = DetectionSettings()
-        settings.sandboxInProduction.testerAccountKeys = testers
+        settings.testerAccountKeys = testers
         let later = try Self.compare(files: files, catalog: catalog, settings: settings).dropFirst()
         // The increments did what the comparison is about: clusters merged, flags grew and new ones appeared late.
         #expect(later.allSatisfy { $0.subjectsQueued > 0 })
@@ -192,7 +192,7 @@ import Testing
         #expect(try test.workspace.detect().isFull == false)
 
         var settings = DetectionSettings()
-        settings.purchaseVelocity.shortWindowPurchases += 1
+        settings["purchase_velocity", "short_window_purchases"] = .integer(4)
         #expect(try test.workspace.detect(settings: settings).fullReason?.contains("settings") == true)
         #expect(try test.workspace.detect(settings: settings).isFull == false)
 

@@ -51,28 +51,23 @@ struct InputFileRecord {
     static func latestRead(of path: String, kind: Kind, on connection: Connection) throws -> EarlierRead? {
         let result = try connection.query(
             """
-            SELECT id, encode(sha256, 'hex'), size_bytes, end_line, compression = 'gzip' FROM input_file
+            SELECT id, encode(sha256, 'hex') AS sha256, size_bytes, end_line, compression = 'gzip' AS is_gzip
+            FROM input_file
             WHERE kind = $1 AND path = $2 ORDER BY size_bytes DESC, id DESC LIMIT 1
             """, [kind.rawValue, path], context: "look up an earlier read of \(path)")
-        guard result.rowCount == 1 else { return nil }
-        guard let id = result.int(0, 0), let hex = result.string(0, 1), let size = result.int(0, 2),
-            let isGzip = result.bool(0, 4)
-        else {
-            throw IAPAuditError.internalInconsistency("input_file row of \(path) has NULLs where none can be")
-        }
+        guard let row = result.allRows.first else { return nil }
         return EarlierRead(
-            fileID: Int64(id), sha256: bytes(hex: hex), size: size, endLine: result.int(0, 3), isGzip: isGzip)
+            fileID: try row.decode(Int64.self, "id"), sha256: bytes(hex: try row.decode(String.self, "sha256")),
+            size: try row.decode(Int.self, "size_bytes"), endLine: try row.decode(Int?.self, "end_line"),
+            isGzip: try row.decode(Bool.self, "is_gzip"))
     }
 
     /// Reserves an id outside any transaction: sequences are not transactional, so the id is the file's even if
     /// another run's transaction is open (receipts reserve one to start parsing before their transaction).
     static func reserveID(on connection: Connection) throws -> Int64 {
         let reserved = try connection.query(
-            "SELECT nextval(pg_get_serial_sequence('input_file', 'id'))", context: "reserve a file id")
-        guard let id = reserved.string(0, 0).flatMap({ Int64($0) }) else {
-            throw IAPAuditError.internalInconsistency("nextval gave no id")
-        }
-        return id
+            "SELECT nextval(pg_get_serial_sequence('input_file', 'id')) AS id", context: "reserve a file id")
+        return try reserved.first(Int64.self, "id")
     }
 
     /// Inserts the row, with `id` when one was reserved, and returns the file's id.
@@ -93,9 +88,7 @@ struct InputFileRecord {
                 isGzip ? "gzip" : "none", runID.map { Int($0) }, start.offset, start.line,
                 start.continuesFileID.map { Int($0) }, modifiedAt.map { $0.timeIntervalSince1970 },
             ], context: "record input file")
-        guard let stored = result.string(0, 0).flatMap({ Int64($0) }) else {
-            throw IAPAuditError.internalInconsistency("INSERT … RETURNING id gave no id")
-        }
+        let stored = try result.first(Int64.self, "id")
         if let completeFile {
             try KnownFiles.remember(
                 path: path, kind: kind, stat: completeFile, sha256: digest.sha256, runID: runID, on: connection)

@@ -47,9 +47,7 @@ enum KnownFiles {
                 JOIN known_file k ON k.kind = $1 AND k.path = f.path AND k.size_bytes = f.size_bytes
                     AND k.modified_ns = f.modified_ns AND k.changed_ns = f.changed_ns AND k.inode = f.inode
                 """, [kind.rawValue, named, sizes, times, changes, inodes], context: "look up known files")
-            for row in 0..<result.rowCount {
-                if let path = result.string(row, 0) { found.insert(path) }
-            }
+            for row in result.allRows { found.insert(try row.decode(String.self, "path")) }
         }
         return found
     }

@@ -240,15 +240,16 @@ package struct ReceiptIngest {
                 try countStoredSignedObjects(fileID: fileID, path: path, counts: &counts)
             }
             try connection.execute(
-                script: try SQLResources.query("receipt_merge", on: queryDialect), context: "merge \(path)")
+                script: SQLQuery.receiptMerge.text(on: queryDialect), context: "merge \(path)")
             // The file's last statement lists the conflicting transactions.
             guard
                 let conflicts = try connection.runQueryFile(
-                    "receipt_compare_copies", dialect: queryDialect, context: "compare copies from \(path)")
+                    .receiptCompareCopies, dialect: queryDialect, context: "compare copies from \(path)")
             else { throw IAPAuditError.internalInconsistency("receipt_compare_copies.sql ran no statement") }
-            conflicting = (0..<conflicts.rowCount).map { row in
+            conflicting = try conflicts.allRows.map { row in
                 TransactionKey(
-                    environment: conflicts.string(row, 0) ?? "", transactionID: conflicts.string(row, 1) ?? "")
+                    environment: try row.decode(String.self, "environment"),
+                    transactionID: try row.decode(String.self, "transaction_id"))
             }
             let endLine = file.isJSONLines ? file.batch.linesRead : nil
             try InputFileRecord.recordCounts(counts, endLine: endLine, fileID: fileID, on: connection)
@@ -264,13 +265,14 @@ package struct ReceiptIngest {
         let read = counts.signedOutcomes.values.reduce(0, +)
         let rows = try connection.query(
             """
-            SELECT outcome, count(*) FROM signed_object
+            SELECT outcome, count(*) AS objects FROM signed_object
             WHERE receipt_id >= $1::bigint * 4294967296 AND receipt_id < ($1::bigint + 1) * 4294967296
             GROUP BY outcome
             """, [Int(fileID)], context: "count the signed objects stored from \(path)")
         counts.signedOutcomes = [:]
-        for row in 0..<rows.rowCount {
-            counts.signedOutcomes[rows.string(row, 0) ?? "", default: 0] += Int(rows.string(row, 1) ?? "") ?? 0
+        for row in rows.allRows {
+            counts.signedOutcomes[try row.decode(String.self, "outcome"), default: 0] += try row.decode(
+                Int.self, "objects")
         }
         counts.signedObjectsAlreadyStored = read - counts.signedOutcomes.values.reduce(0, +)
     }
@@ -279,13 +281,13 @@ package struct ReceiptIngest {
     /// everything staged for them; returns how many.
     private func dropRecordsStoredBefore(fileID: Int64, path: String) throws -> Int {
         try connection.runQueryFile(
-            "receipt_dedupe", parameters: [Int(fileID)], dialect: queryDialect,
+            .receiptDedupe, parameters: [Int(fileID)], dialect: queryDialect,
             context: "find records stored before, \(path)")
         // The file's last statement counts what it dropped.
         let counted = try connection.execute(
-            script: try SQLResources.query("receipt_drop_duplicates", on: queryDialect),
+            script: SQLQuery.receiptDropDuplicates.text(on: queryDialect),
             context: "drop records stored before, \(path)")
-        return counted.int(0, 0) ?? 0
+        return try counted.first(Int.self, "count")
     }
 
     /// The first statements of a file's transaction, sent together: every round trip between here and the server
@@ -294,7 +296,7 @@ package struct ReceiptIngest {
     /// JIT is off: each per-file statement does milliseconds of index probes, but the planner, short of statistics
     /// on a growing table, can cost it high enough to JIT-compile it, a third of a second per statement and file.
     private static func fileSetup() throws -> String {
-        ["SET LOCAL jit = off;", FileTransaction.commitWithoutDiskFlush + ";", try SQLResources.query("receipt_stage")]
+        ["SET LOCAL jit = off;", FileTransaction.commitWithoutDiskFlush + ";", SQLQuery.receiptStage.text]
             .joined(separator: "\n")
     }
 

@@ -112,7 +112,7 @@ struct SignedIngestTests {
         let test = try TestWorkspace()
         _ = try test.workspace.ingestReceipts(paths: [try test.write("storekit2.jsonl", try Self.mixedShapes())])
         var settings = DetectionSettings()
-        settings.sandboxInProduction.testerAccountKeys = [
+        settings.testerAccountKeys = [
             AccountKeyHasher(pepper: nil).key(forUsername: "carol@example.com")
         ]
         _ = try test.workspace.detect(rules: [.forgedSignature], settings: settings)

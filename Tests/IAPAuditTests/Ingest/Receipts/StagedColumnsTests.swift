@@ -11,7 +11,7 @@ struct StagedColumnsTests {
     }
 
     @Test func stageTableHasTheStagedColumnsInCopyOrder() throws {
-        let text = try SQLResources.query("receipt_stage")
+        let text = SQLQuery.receiptStage.text
         let columns = try Self.columns(ofTable: "CREATE TEMPORARY TABLE IF NOT EXISTS stage_entry (", in: text)
         #expect(columns.map(\.name) == ReceiptRows.stagedEntryColumns.map(\.name))
         #expect(columns.map(\.type) == ReceiptRows.stagedEntryColumns.map(\.type))
@@ -30,7 +30,7 @@ struct StagedColumnsTests {
 
     @Test func mergeInsertsEveryStagedPurchaseColumn() throws {
         let insert = try #require(
-            try SQLResources.queryStatements("receipt_merge").map(\.text).first { $0.contains("INSERT INTO purchase") })
+            SQLQuery.receiptMerge.statements().map(\.text).first { $0.contains("INSERT INTO purchase") })
         let names = Self.purchaseColumns.map(\.name)
         let target = try Self.list(in: insert, after: "INSERT INTO purchase (", until: ")")
         #expect(target == names + ["first_receipt_id"])
