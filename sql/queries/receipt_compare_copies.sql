@@ -1,43 +1,128 @@
--- Compares the staged copies with the stored transaction, after receipt_merge.sql. A copy that disagrees on what
--- Apple never changes (compared to the second: some copies carry milliseconds, others only the text date) is recorded
--- as a conflict; an agreeing copy that carries an expiry the stored transaction lacks gives it that expiry (the first
--- such copy in file order). Returns the conflicting transactions, and those whose state the file spoke of
--- (stage_observed): the loader keeps staging their copies for the rest of the run (see SettledTransactions).
-WITH compared AS (
-    SELECT p.id AS purchase_id, p.expires_date IS NULL AS stored_without_expiry, s.receipt_id, s.source, s.ordinal,
-        s.product_id, s.purchase_date, s.original_transaction_id, s.expires_date, s.environment, s.transaction_id,
-        (p.product_id IS DISTINCT FROM s.product_id
-         OR date_trunc('second', p.purchase_date) IS DISTINCT FROM date_trunc('second', s.purchase_date)
-         OR p.original_transaction_id IS DISTINCT FROM s.original_transaction_id) AS disagrees
-    FROM stage_entry s
-    -- LATERAL … LIMIT 1 (the key is unique) keeps this one index probe per staged copy: a hash join would read the
-    -- whole purchase table for every file.
-    CROSS JOIN LATERAL (
-        SELECT id, product_id, purchase_date, original_transaction_id, expires_date
-        FROM purchase
-        WHERE environment = s.environment AND transaction_id = s.transaction_id
-        LIMIT 1
-    ) p
-), interesting AS (
-    SELECT * FROM compared WHERE disagrees OR (stored_without_expiry AND expires_date IS NOT NULL)
+-- Compares the staged copies with the stored transaction, after receipt_merge.sql, in one lookup of each copy's
+-- purchase. A copy that disagrees on what Apple never changes (compared to the second: some copies carry milliseconds,
+-- others only the text date) is recorded as a conflict; an agreeing copy that carries an expiry the stored
+-- transaction lacks gives it that expiry (the first such copy in file order); a copy of a transaction that ever had a
+-- refund, revocation or upgrade (purchase.has_state) is kept in purchase_state, and the transaction's state is then
+-- its latest copy's. Returns the conflicting transactions, and those whose state the file spoke of (stage_observed):
+-- the loader keeps staging their copies for the rest of the run (see SettledTransactions).
+-- Statements end with ';' at the end of a line; each runs in the file's transaction.
+--
+-- The lookup. Only the copies that matter leave it (kept once, MATERIALIZED): those that disagree or bring an
+-- expiry, into stage_compared for the statements below, and those of a transaction with a state. Each of these
+-- is one per record, a marked copy first (a verifyReceipt answer lists a transaction in in_app and in
+-- latest_receipt_info, and only the latter carries is_upgraded); a copy that disagrees on the product is a conflict,
+-- not a state. What Apple said when is receipt_merge.sql's rule: a signed copy's signedDate, else its receipt's
+-- request date, creation date or recording.
+WITH compared AS MATERIALIZED (
+    SELECT *
+    FROM (
+        SELECT p.id AS purchase_id, p.has_state, p.product_id = s.product_id AS same_product,
+            p.expires_date IS NULL AS stored_without_expiry, s.receipt_id, s.source, s.ordinal, s.environment,
+            s.transaction_id, s.product_id, s.purchase_date, s.original_transaction_id, s.expires_date, s.signed_date,
+            s.cancellation_date, s.cancellation_reason, s.is_upgraded, s.revocation_date, s.revocation_reason,
+            s.revocation_type, s.revocation_percentage,
+            (p.product_id IS DISTINCT FROM s.product_id
+             OR date_trunc('second', p.purchase_date) IS DISTINCT FROM date_trunc('second', s.purchase_date)
+             OR p.original_transaction_id IS DISTINCT FROM s.original_transaction_id) AS disagrees
+        FROM stage_entry s
+        -- LATERAL … LIMIT 1 (the key is unique) keeps this one index probe per staged copy: a hash join would read
+        -- the whole purchase table for every file.
+        CROSS JOIN LATERAL (
+            SELECT id, has_state, product_id, purchase_date, original_transaction_id, expires_date
+            FROM purchase
+            WHERE environment = s.environment AND transaction_id = s.transaction_id
+            LIMIT 1
+        ) p
+    ) c
+    WHERE has_state OR disagrees OR (stored_without_expiry AND expires_date IS NOT NULL)
+), observed AS (
+    INSERT INTO purchase_state (environment, transaction_id, receipt_id, signed_at, cancellation_date,
+        cancellation_reason, is_upgraded, revocation_date, revocation_reason, revocation_type, revocation_percentage)
+    SELECT DISTINCT ON (s.environment, s.transaction_id, s.receipt_id)
+        s.environment, s.transaction_id, s.receipt_id,
+        coalesce(s.signed_date, r.request_date, r.receipt_creation_date, r.recorded_at, s.cancellation_date,
+            s.revocation_date, s.purchase_date),
+        s.cancellation_date,
+        s.cancellation_reason, coalesce(s.is_upgraded, false), s.revocation_date, s.revocation_reason,
+        s.revocation_type, s.revocation_percentage
+    FROM compared s
+    JOIN receipt r ON r.id = s.receipt_id
+    WHERE s.has_state AND s.same_product
+    ORDER BY s.environment, s.transaction_id, s.receipt_id,
+        (s.cancellation_date IS NULL AND s.revocation_date IS NULL AND NOT coalesce(s.is_upgraded, false)),
+        s.source, s.ordinal
+    ON CONFLICT DO NOTHING
+    RETURNING environment, transaction_id
+), noted AS (
+    INSERT INTO stage_observed SELECT DISTINCT environment, transaction_id FROM observed
 ), recorded AS (
     INSERT INTO purchase_conflict (purchase_id, receipt_id, source, ordinal, product_id, purchase_date,
         original_transaction_id)
     SELECT purchase_id, receipt_id, source, ordinal, product_id, purchase_date, original_transaction_id
-    FROM interesting
+    FROM compared
     WHERE disagrees
     ON CONFLICT (receipt_id, source, ordinal) DO NOTHING
-), expiry_filled AS (
-    UPDATE purchase p
-    SET expires_date = f.expires_date, changed_receipt_id = f.receipt_id
-    FROM (
-        SELECT DISTINCT ON (purchase_id) purchase_id, expires_date, receipt_id
-        FROM interesting
-        WHERE NOT disagrees
-        ORDER BY purchase_id, receipt_id, source, ordinal
-    ) f
-    WHERE p.id = f.purchase_id
 )
-SELECT environment, transaction_id FROM interesting WHERE disagrees
+INSERT INTO stage_compared (purchase_id, receipt_id, source, ordinal, environment, transaction_id, expires_date,
+    disagrees)
+SELECT purchase_id, receipt_id, source, ordinal, environment, transaction_id, expires_date, disagrees
+FROM compared
+WHERE disagrees OR (stored_without_expiry AND expires_date IS NOT NULL);
+
+-- What stands: the refund and revocation of the latest copy Apple signed (a late file's older copy changes nothing);
+-- an upgrade is never taken back.
+UPDATE purchase p
+SET changed_receipt_id = l.receipt_id,
+    cancellation_date = l.cancellation_date,
+    cancellation_reason = l.cancellation_reason,
+    is_upgraded = CASE WHEN l.is_upgraded THEN true ELSE p.is_upgraded END,
+    revocation_date = l.revocation_date,
+    revocation_reason = l.revocation_reason,
+    revocation_type = l.revocation_type,
+    revocation_percentage = l.revocation_percentage
+FROM (
+    SELECT DISTINCT ON (o.environment, o.transaction_id) o.environment, o.transaction_id, o.receipt_id,
+        o.cancellation_date, o.cancellation_reason, o.revocation_date, o.revocation_reason, o.revocation_type,
+        o.revocation_percentage, bool_or(o.is_upgraded) OVER (PARTITION BY o.environment, o.transaction_id)
+            AS is_upgraded
+    FROM purchase_state o
+    WHERE (o.environment, o.transaction_id) IN (SELECT environment, transaction_id FROM stage_observed)
+    ORDER BY o.environment, o.transaction_id, o.signed_at DESC NULLS LAST, o.receipt_id DESC
+) l
+WHERE p.environment = l.environment AND p.transaction_id = l.transaction_id
+  AND (p.cancellation_date IS DISTINCT FROM l.cancellation_date
+       OR p.cancellation_reason IS DISTINCT FROM l.cancellation_reason
+       OR (l.is_upgraded AND p.is_upgraded IS DISTINCT FROM true)
+       OR p.revocation_date IS DISTINCT FROM l.revocation_date
+       OR p.revocation_type IS DISTINCT FROM l.revocation_type
+       OR p.revocation_percentage IS DISTINCT FROM l.revocation_percentage);
+
+-- A transaction first stored from a verifyReceipt copy takes what only StoreKit 2 says from its first signed copy.
+UPDATE purchase p
+SET changed_receipt_id = s.receipt_id, signed_date = s.signed_date, price = s.price, currency = s.currency,
+    storefront = s.storefront, storefront_id = s.storefront_id, type = s.type,
+    transaction_reason = s.transaction_reason, offer_type = s.offer_type, offer_identifier = s.offer_identifier, offer_discount_type = s.offer_discount_type,
+    offer_period = s.offer_period, app_transaction_id = s.app_transaction_id
+FROM (
+    SELECT DISTINCT ON (environment, transaction_id) *
+    FROM stage_entry
+    WHERE source = 'signed'
+    ORDER BY environment, transaction_id, receipt_id, ordinal
+) s
+WHERE p.environment = s.environment AND p.transaction_id = s.transaction_id AND p.product_id = s.product_id
+  AND p.signed_date IS NULL AND s.signed_date IS NOT NULL;
+
+-- The expiry only a later copy carries.
+UPDATE purchase p
+SET expires_date = f.expires_date, changed_receipt_id = f.receipt_id
+FROM (
+    SELECT DISTINCT ON (purchase_id) purchase_id, expires_date, receipt_id
+    FROM stage_compared
+    WHERE NOT disagrees
+    ORDER BY purchase_id, receipt_id, source, ordinal
+) f
+WHERE p.id = f.purchase_id;
+
+SELECT environment, transaction_id FROM stage_compared WHERE disagrees
 UNION
 SELECT environment, transaction_id FROM stage_observed;

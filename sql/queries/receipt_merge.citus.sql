@@ -68,6 +68,17 @@ WHERE EXISTS (
   AND NOT EXISTS (
         SELECT 1 FROM stage_stateful o WHERE o.environment = p.environment AND o.transaction_id = p.transaction_id)
 ON CONFLICT DO NOTHING;
+-- Their purchases are marked has_state, as receipt_merge.sql marks them (the plain form's lookup of each copy reads
+-- it; here it is only kept alike). The key is matched as one text ('/' is in no environment), an array Citus prunes.
+UPDATE purchase
+SET has_state = true
+WHERE transaction_id = ANY (ARRAY(
+        SELECT transaction_id FROM stage_state_copy
+        WHERE cancellation_date IS NOT NULL OR is_upgraded OR revocation_date IS NOT NULL))
+  AND environment || '/' || transaction_id = ANY (ARRAY(
+        SELECT environment || '/' || transaction_id FROM stage_state_copy
+        WHERE cancellation_date IS NOT NULL OR is_upgraded OR revocation_date IS NOT NULL))
+  AND NOT has_state;
 
 -- Then the file's copies that say something, one per record, a marked copy first; the transactions are noted in
 -- stage_observed.

@@ -1,6 +1,7 @@
--- Moves one file's staged transaction copies into purchase; receipt_compare_copies.sql then records the
--- disagreeing ones and fills an expiry only a later copy carries. (Receipts, their links to transactions and pending
--- renewals were COPYed straight into their tables.)
+-- Moves one file's staged transaction copies into purchase; receipt_compare_copies.sql then looks each staged copy up
+-- once in purchase: it records the disagreeing ones, keeps the copies that speak of a transaction's state and fills an
+-- expiry only a later copy carries. (Receipts, their links to transactions and pending renewals were COPYed straight
+-- into their tables.)
 -- Statements end with ';' at the end of a line; each runs in the file's transaction.
 
 -- New transactions: the first copy in file order wins.
@@ -27,10 +28,24 @@ ON CONFLICT (environment, transaction_id) DO NOTHING;
 -- something about it is kept in purchase_state, with when Apple said it: a signed copy's signedDate, a verifyReceipt
 -- copy's request date, else its receipt's creation date, else when our server recorded it; a record with none of
 -- them (an old notification) said it no earlier than the refund, revocation or purchase it carries.
--- First, a transaction about to get its first refund, revocation or upgrade: its state as stored so far, said by its
--- first receipt (the file's first copy, for a transaction this file stored first). Noted in stage_observed, like the
--- copies below: a transaction with a state is never settled (SettledTransactions).
-WITH baseline AS (
+-- Here, a transaction about to get its first refund, revocation or upgrade: its purchase is marked has_state, and its
+-- state as stored so far is kept, said by its first receipt (the file's first copy, for a transaction this file
+-- stored first). Noted in stage_observed, like the copies receipt_compare_copies.sql keeps: a transaction with a
+-- state is never settled (SettledTransactions). A purchase that never had a state is not read here at all.
+WITH marked AS (
+    SELECT DISTINCT environment, transaction_id
+    FROM stage_entry
+    WHERE cancellation_date IS NOT NULL OR is_upgraded OR revocation_date IS NOT NULL
+), flagged AS (
+    -- Only has_state changes: the row returned carries the state as stored so far.
+    UPDATE purchase p
+    SET has_state = true
+    FROM marked m
+    WHERE p.environment = m.environment AND p.transaction_id = m.transaction_id AND NOT p.has_state
+    RETURNING p.environment, p.transaction_id, p.first_receipt_id, p.signed_date, p.purchase_date,
+        p.cancellation_date, p.cancellation_reason, p.is_upgraded, p.revocation_date, p.revocation_reason,
+        p.revocation_type, p.revocation_percentage
+), baseline AS (
     INSERT INTO purchase_state (environment, transaction_id, receipt_id, signed_at, cancellation_date,
         cancellation_reason, is_upgraded, revocation_date, revocation_reason, revocation_type, revocation_percentage)
     SELECT p.environment, p.transaction_id, p.first_receipt_id,
@@ -39,93 +54,9 @@ WITH baseline AS (
         p.cancellation_date,
         p.cancellation_reason, coalesce(p.is_upgraded, false), p.revocation_date, p.revocation_reason,
         p.revocation_type, p.revocation_percentage
-    FROM (
-        SELECT DISTINCT environment, transaction_id
-        FROM stage_entry
-        WHERE cancellation_date IS NOT NULL OR is_upgraded OR revocation_date IS NOT NULL
-    ) m
-    JOIN purchase p ON p.environment = m.environment AND p.transaction_id = m.transaction_id
+    FROM flagged p
     LEFT JOIN receipt r ON r.id = p.first_receipt_id
-    WHERE NOT EXISTS (
-        SELECT 1 FROM purchase_state o WHERE o.environment = m.environment AND o.transaction_id = m.transaction_id)
     ON CONFLICT DO NOTHING
     RETURNING environment, transaction_id
 )
 INSERT INTO stage_observed SELECT environment, transaction_id FROM baseline;
-
--- Then the file's copies that say something: those with a mark, and every copy of a transaction that ever had one
--- (without the mark, a newer copy says Apple took it back). One per record, a marked copy first (a verifyReceipt
--- answer lists a transaction in in_app and in latest_receipt_info, and only the latter carries is_upgraded). A copy
--- that disagrees on the product is a conflict (receipt_compare_copies.sql), not a state. The transactions are noted
--- in stage_observed: their state may move, so the loader keeps staging their copies (SettledTransactions).
--- The copies are chosen first (MATERIALIZED): only they meet receipt and purchase, not every staged copy.
-WITH state_copy AS MATERIALIZED (
-    SELECT s.*
-    FROM stage_entry s
-    WHERE s.cancellation_date IS NOT NULL OR s.is_upgraded OR s.revocation_date IS NOT NULL
-       OR EXISTS (
-           SELECT 1 FROM purchase_state o WHERE o.environment = s.environment AND o.transaction_id = s.transaction_id)
-), observed AS (
-    INSERT INTO purchase_state (environment, transaction_id, receipt_id, signed_at, cancellation_date,
-        cancellation_reason, is_upgraded, revocation_date, revocation_reason, revocation_type, revocation_percentage)
-    SELECT DISTINCT ON (s.environment, s.transaction_id, s.receipt_id)
-        s.environment, s.transaction_id, s.receipt_id,
-        coalesce(s.signed_date, r.request_date, r.receipt_creation_date, r.recorded_at, s.cancellation_date,
-            s.revocation_date, s.purchase_date),
-        s.cancellation_date,
-        s.cancellation_reason, coalesce(s.is_upgraded, false), s.revocation_date, s.revocation_reason,
-        s.revocation_type, s.revocation_percentage
-    FROM state_copy s
-    JOIN receipt r ON r.id = s.receipt_id
-    JOIN purchase p ON p.environment = s.environment AND p.transaction_id = s.transaction_id
-        AND p.product_id = s.product_id
-    ORDER BY s.environment, s.transaction_id, s.receipt_id,
-        (s.cancellation_date IS NULL AND s.revocation_date IS NULL AND NOT coalesce(s.is_upgraded, false)),
-        s.source, s.ordinal
-    ON CONFLICT DO NOTHING
-    RETURNING environment, transaction_id
-)
-INSERT INTO stage_observed SELECT DISTINCT environment, transaction_id FROM observed;
-
--- What stands: the refund and revocation of the latest copy Apple signed (a late file's older copy changes nothing);
--- an upgrade is never taken back.
-UPDATE purchase p
-SET changed_receipt_id = l.receipt_id,
-    cancellation_date = l.cancellation_date,
-    cancellation_reason = l.cancellation_reason,
-    is_upgraded = CASE WHEN l.is_upgraded THEN true ELSE p.is_upgraded END,
-    revocation_date = l.revocation_date,
-    revocation_reason = l.revocation_reason,
-    revocation_type = l.revocation_type,
-    revocation_percentage = l.revocation_percentage
-FROM (
-    SELECT DISTINCT ON (o.environment, o.transaction_id) o.environment, o.transaction_id, o.receipt_id,
-        o.cancellation_date, o.cancellation_reason, o.revocation_date, o.revocation_reason, o.revocation_type,
-        o.revocation_percentage, bool_or(o.is_upgraded) OVER (PARTITION BY o.environment, o.transaction_id)
-            AS is_upgraded
-    FROM purchase_state o
-    WHERE (o.environment, o.transaction_id) IN (SELECT environment, transaction_id FROM stage_observed)
-    ORDER BY o.environment, o.transaction_id, o.signed_at DESC NULLS LAST, o.receipt_id DESC
-) l
-WHERE p.environment = l.environment AND p.transaction_id = l.transaction_id
-  AND (p.cancellation_date IS DISTINCT FROM l.cancellation_date
-       OR p.cancellation_reason IS DISTINCT FROM l.cancellation_reason
-       OR (l.is_upgraded AND p.is_upgraded IS DISTINCT FROM true)
-       OR p.revocation_date IS DISTINCT FROM l.revocation_date
-       OR p.revocation_type IS DISTINCT FROM l.revocation_type
-       OR p.revocation_percentage IS DISTINCT FROM l.revocation_percentage);
-
--- A transaction first stored from a verifyReceipt copy takes what only StoreKit 2 says from its first signed copy.
-UPDATE purchase p
-SET changed_receipt_id = s.receipt_id, signed_date = s.signed_date, price = s.price, currency = s.currency,
-    storefront = s.storefront, storefront_id = s.storefront_id, type = s.type,
-    transaction_reason = s.transaction_reason, offer_type = s.offer_type, offer_identifier = s.offer_identifier, offer_discount_type = s.offer_discount_type,
-    offer_period = s.offer_period, app_transaction_id = s.app_transaction_id
-FROM (
-    SELECT DISTINCT ON (environment, transaction_id) *
-    FROM stage_entry
-    WHERE source = 'signed'
-    ORDER BY environment, transaction_id, receipt_id, ordinal
-) s
-WHERE p.environment = s.environment AND p.transaction_id = s.transaction_id AND p.product_id = s.product_id
-  AND p.signed_date IS NULL AND s.signed_date IS NOT NULL;

@@ -52,3 +52,16 @@ CREATE TEMPORARY TABLE IF NOT EXISTS stage_observed (
     environment    text NOT NULL,
     transaction_id text NOT NULL
 ) ON COMMIT DELETE ROWS;
+
+-- The staged copies that disagree with their stored transaction or bring an expiry it lacks
+-- (receipt_compare_copies.sql's lookup, read by its later statements).
+CREATE TEMPORARY TABLE IF NOT EXISTS stage_compared (
+    purchase_id    bigint NOT NULL,
+    receipt_id     bigint NOT NULL,
+    source         text NOT NULL,
+    ordinal        integer NOT NULL,
+    environment    text NOT NULL,
+    transaction_id text NOT NULL,
+    expires_date   timestamptz,
+    disagrees      boolean NOT NULL
+) ON COMMIT DELETE ROWS;

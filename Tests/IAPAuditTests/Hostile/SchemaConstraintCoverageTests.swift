@@ -198,6 +198,7 @@ struct SchemaConstraintCoverageTests {
         "purchase.first_receipt_id bigint": .pipeline("the computed receipt id"),
         "purchase.first_receipt_id not null": .pipeline("the computed receipt id"),
         "purchase.changed_receipt_id bigint": .pipeline("the computed receipt id"),
+        "purchase.has_state not null": .pipeline("false, set by the merge when purchase_state keeps the transaction"),
         // receipt_purchase, purchase_conflict: the pipeline's links, and copies of values checked for purchase
         "receipt_purchase.receipt_id bigint": .pipeline("the computed receipt id"),
         "receipt_purchase.receipt_id not null": .pipeline("the computed receipt id"),

@@ -23,10 +23,7 @@ final class ParsingThread: @unchecked Sendable {
         let thread = Thread { [self] in
             do {
                 while !batch.isDone {
-                    var chunk = ParsedChunk()
-                    // A chunk's receipt rows end a record past the limit: room for that, so they are not copied as
-                    // the buffer doubles (a megabyte of 4 kB records, every chunk).
-                    chunk.receipts.reserveCapacity(ReceiptIngest.chunkSize + ReceiptBatch.batchBytes)
+                    var chunk = ParsedChunk.pool.take()
                     try batch.fill(&chunk, until: ReceiptIngest.chunkSize)
                     guard queue.put(chunk) else { break }
                 }

@@ -334,6 +334,7 @@ package struct ReceiptIngest {
                     try renewals.append(rows: chunk.renewals)
                     try signedObjects.append(rows: chunk.signedObjects)
                     try quarantine.append(rows: chunk.quarantine)
+                    ParsedChunk.pool.recycle(consume chunk)
                 }
             }
             try connection.copyIn(ReceiptRows.entryCopy, rows: entries, context: "COPY entries from \(path)")
