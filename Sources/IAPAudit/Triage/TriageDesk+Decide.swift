@@ -21,6 +21,7 @@ extension TriageDesk {
             default: throw error
             }
         }
-        return try Self.decision(rows, 0)
+        guard rows.rowCount == 1 else { throw PostgresError(kind: .decoding, message: "flag_decide returned no row") }
+        return try Self.decision(rows.row(0))
     }
 }

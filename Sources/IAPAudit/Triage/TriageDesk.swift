@@ -41,7 +41,7 @@ package final class TriageDesk {
                     filter.subject, filter.limit,
                 ], context: "list flags")
         }
-        return try (0..<rows.rowCount).map { try Self.line(rows, $0) }
+        return try rows.allRows.map(Self.line)
     }
 
     /// One flag with its evidence and every decision on it; nil when there is no such flag.
@@ -49,15 +49,16 @@ package final class TriageDesk {
         let rows = try reading("show flag \(id)") {
             try connection.query(
                 Self.lineQuery(
-                    adding: "\(Self.utc("f.window_start")), \(Self.utc("f.window_end")), "
-                        + "\(Self.utc("f.updated_at")), jsonb_pretty(f.evidence)")
+                    adding: "\(Self.utc("f.window_start")) AS window_start, \(Self.utc("f.window_end")) AS window_end, "
+                        + "\(Self.utc("f.updated_at")) AS updated_at, jsonb_pretty(f.evidence) AS evidence")
                     + "JOIN flag f ON f.id = t.id WHERE t.id = $1", [id], context: "show flag \(id)")
         }
         guard rows.rowCount == 1 else { return nil }
+        let row = rows.row(0)
         return FlagDetail(
-            line: try Self.line(rows, 0), windowStart: rows.string(0, 12), windowEnd: rows.string(0, 13),
-            updatedAt: try rows.requireString(0, 14), evidence: try rows.requireString(0, 15),
-            decisions: try decisions(of: id))
+            line: try Self.line(row), windowStart: try row.string("window_start"),
+            windowEnd: try row.string("window_end"), updatedAt: try row.decode(String.self, "updated_at"),
+            evidence: try row.decode(String.self, "evidence"), decisions: try decisions(of: id))
     }
 
     /// A flag's decision log, oldest first.
@@ -67,29 +68,31 @@ package final class TriageDesk {
                 Self.decisionColumns + " FROM flag_decision d WHERE d.flag_id = $1 ORDER BY d.id", [id],
                 context: "read the decisions of flag \(id)")
         }
-        return try (0..<rows.rowCount).map { try Self.decision(rows, $0) }
+        return try rows.allRows.map(Self.decision)
     }
 
     static let decisionColumns = """
-        SELECT d.id, d.flag_id, d.action, d.reason, d.note, d.actor, d.database_user, \(utc("d.decided_at")),
+        SELECT d.id, d.flag_id, d.action, d.reason, d.note, d.actor, d.database_user, \(utc("d.decided_at")) AS decided_at,
                d.rule_version, d.status_after
         """
 
-    static func decision(_ rows: QueryResult, _ row: Int) throws -> DecisionRecord {
+    static func decision(_ row: QueryResult.Row) throws -> DecisionRecord {
         DecisionRecord(
-            id: Int64(try rows.requireInt(row, 0)), flagID: Int64(try rows.requireInt(row, 1)),
-            action: try rows.requireString(row, 2), reason: rows.string(row, 3), note: try rows.requireString(row, 4),
-            actor: try rows.requireString(row, 5), databaseUser: try rows.requireString(row, 6),
-            decidedAt: try rows.requireString(row, 7), ruleVersion: try rows.requireInt(row, 8),
-            statusAfter: try rows.requireString(row, 9))
+            id: Int64(try row.decode(Int.self, "id")), flagID: Int64(try row.decode(Int.self, "flag_id")),
+            action: try row.decode(String.self, "action"), reason: try row.string("reason"),
+            note: try row.decode(String.self, "note"), actor: try row.decode(String.self, "actor"),
+            databaseUser: try row.decode(String.self, "database_user"),
+            decidedAt: try row.decode(String.self, "decided_at"), ruleVersion: try row.decode(Int.self, "rule_version"),
+            statusAfter: try row.decode(String.self, "status_after"))
     }
 
     /// The columns `line` reads (and `extra` after them) from the flag_triage view `t`.
     private static func lineQuery(adding extra: String? = nil) -> String {
         """
         SELECT t.id, t.rule, t.rule_version, t.severity, t.subject_kind, t.subject_key, t.status,
-               round(t.score, 2)::text, \(utc("t.created_at")),
-               floor(extract(epoch FROM now() - t.created_at) / 86400)::integer, t.last_action, t.last_actor
+               round(t.score, 2)::text AS score, \(utc("t.created_at")) AS created_at,
+               floor(extract(epoch FROM now() - t.created_at) / 86400)::integer AS age_days, t.last_action,
+               t.last_actor
                \(extra.map { ", " + $0 } ?? "")
         FROM flag_triage t
 
@@ -100,14 +103,15 @@ package final class TriageDesk {
         "to_char(\(column) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS\"Z\"')"
     }
 
-    private static func line(_ rows: QueryResult, _ row: Int) throws -> FlagLine {
+    private static func line(_ row: QueryResult.Row) throws -> FlagLine {
         FlagLine(
-            id: Int64(try rows.requireInt(row, 0)), rule: try rows.requireString(row, 1),
-            ruleVersion: try rows.requireInt(row, 2), severity: try rows.requireString(row, 3),
-            subjectKind: try rows.requireString(row, 4), subjectKey: try rows.requireString(row, 5),
-            status: try rows.requireString(row, 6), score: try rows.requireString(row, 7),
-            createdAt: try rows.requireString(row, 8), ageDays: try rows.requireInt(row, 9),
-            lastAction: rows.string(row, 10), lastActor: rows.string(row, 11))
+            id: Int64(try row.decode(Int.self, "id")), rule: try row.decode(String.self, "rule"),
+            ruleVersion: try row.decode(Int.self, "rule_version"), severity: try row.decode(String.self, "severity"),
+            subjectKind: try row.decode(String.self, "subject_kind"),
+            subjectKey: try row.decode(String.self, "subject_key"), status: try row.decode(String.self, "status"),
+            score: try row.decode(String.self, "score"), createdAt: try row.decode(String.self, "created_at"),
+            ageDays: try row.decode(Int.self, "age_days"), lastAction: try row.string("last_action"),
+            lastActor: try row.string("last_actor"))
     }
 
     /// Runs a read, turning a refusal of the role into a configuration error that says what is missing.
