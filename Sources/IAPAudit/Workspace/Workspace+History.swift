@@ -76,15 +76,13 @@ extension Workspace {
         }
         counts.transactionsAsked = ids.count
         guard !plan.isDryRun, !list.isEmpty else { return }
-        let (clients, https) = try serverClients(server, plan: plan, stop: stop)
-        let fetcher = HistoryFetcher(clients: clients, folder: plan.historyFolder, concurrency: plan.concurrency)
-        let events = EventChannel<HistoryFetcher.Event>()
-        let closing = https
         let subjectList = list
-        Task {
-            await fetcher.fetch(subjectList, stop: stop, events: events)
-            for http in closing { await http.shutdown() }
-            events.send(.finished)
+        let (events, https) = try startServerFetch(
+            server, plan: plan, stop: stop, finished: HistoryFetcher.Event.finished
+        ) {
+            clients, events in
+            await HistoryFetcher(clients: clients, folder: plan.historyFolder, concurrency: plan.concurrency)
+                .fetch(subjectList, stop: stop, events: events)
         }
         var failure: (any Error)?
         loop: while true {
@@ -116,8 +114,6 @@ extension Workspace {
                 break loop
             }
         }
-        for http in https { count(http, into: &summary) }
-        if failure == nil, let signal = stop.signal { failure = IAPAuditError.interrupted(signal: signal) }
-        if let failure { try recordFetchFailure(failure, into: &summary) }
+        try finishServerFetch(https, failure: failure, stop: stop, into: &summary)
     }
 }

@@ -100,16 +100,13 @@ extension Workspace {
         }
         counts.windows += windows.count
         guard !windows.isEmpty else { return }
-        let (clients, https) = try serverClients(server, plan: plan, stop: stop)
-        let fetcher = NotificationFetcher(
-            clients: clients, folder: plan.notificationsFolder, concurrency: plan.concurrency)
-        let events = EventChannel<NotificationFetcher.Event>()
-        let closing = https
         let windowList = windows
-        Task {
-            await fetcher.fetch(windowList, stop: stop, events: events)
-            for http in closing { await http.shutdown() }
-            events.send(.finished)
+        let (events, https) = try startServerFetch(
+            server, plan: plan, stop: stop, finished: NotificationFetcher.Event.finished
+        ) {
+            clients, events in
+            await NotificationFetcher(clients: clients, folder: plan.notificationsFolder, concurrency: plan.concurrency)
+                .fetch(windowList, stop: stop, events: events)
         }
         var failure: (any Error)?
         var finishedWindows = Set<String>()
@@ -155,9 +152,7 @@ extension Workspace {
             if fetcherDone { break }
         }
         counts.pendingWindows += windowList.count - finishedWindows.count
-        for http in https { count(http, into: &summary) }
-        if failure == nil, let signal = stop.signal { failure = IAPAuditError.interrupted(signal: signal) }
-        if let failure { try recordFetchFailure(failure, into: &summary) }
+        try finishServerFetch(https, failure: failure, stop: stop, into: &summary)
     }
 
     /// Days since 1970-01-01 of a calendar date.
@@ -168,9 +163,37 @@ extension Workspace {
         return Int(day.timeIntervalSince1970 / 86_400)
     }
 
+    /// Starts `fetch` off this thread with a Server API client per configured app; when it ends, closes their HTTP
+    /// clients and sends `finished`, the event the caller's loop on the returned channel ends at. The caller then
+    /// hands the clients to `finishServerFetch`.
+    func startServerFetch<Event: Sendable>(
+        _ server: FetchPlan.ServerPlan, plan: FetchPlan, stop: StopRequest, finished: Event,
+        _ fetch: @escaping @Sendable ([String: AppStoreServerClient], EventChannel<Event>) async -> Void
+    ) throws(IAPAuditError) -> (events: EventChannel<Event>, http: [AppleHTTPClient]) {
+        let (clients, https) = try serverClients(server, plan: plan, stop: stop)
+        let events = EventChannel<Event>()
+        Task {
+            await fetch(clients, events)
+            for http in https { await http.shutdown() }
+            events.send(finished)
+        }
+        return (events, https)
+    }
+
+    /// After a Server API fetch's `finished`: adds its clients' requests to the summary, and records what ended it
+    /// early (its first failure, else a stop request).
+    func finishServerFetch(
+        _ https: [AppleHTTPClient], failure: (any Error)?, stop: StopRequest, into summary: inout FetchSummary
+    ) throws {
+        for http in https { count(http, into: &summary) }
+        var failure = failure
+        if failure == nil, let signal = stop.signal { failure = IAPAuditError.interrupted(signal: signal) }
+        if let failure { try recordFetchFailure(failure, into: &summary) }
+    }
+
     /// One App Store Server API client per configured app (a token names its bundle id), and the HTTP clients to shut
     /// down when the fetch ends.
-    func serverClients(
+    private func serverClients(
         _ server: FetchPlan.ServerPlan, plan: FetchPlan, stop: StopRequest
     ) throws(IAPAuditError) -> (clients: [String: AppStoreServerClient], http: [AppleHTTPClient]) {
         var clients: [String: AppStoreServerClient] = [:]
