@@ -4,17 +4,15 @@
 --   difference under the cause the data shows; what no cause explains is 'unexplained'. A currency Apple gave no rate
 --   for that month is listed last with its figures in its own currency (own_amount), left out of the totals and the
 --   chart. Answers: why is the bank amount not what we recorded?
--- param: month text = null -- the fiscal month as YYYY-MM, as the Payments summary names it (2014-09: September, 2014); default: the latest closed one (what run writes)
+-- param: month month = null -- the fiscal month as YYYY-MM, as the Payments summary names it (2014-09: September, 2014); default: the latest closed one (what run writes)
 -- param: currency text = null -- the reporting currency (ISO 4217); default: the month's bank account currency
 -- chart: waterfall x=step y=amount series=kind unit=money
 -- sensitive: false
 
 WITH month AS (
     SELECT split_part(v, '-', 1)::integer AS fiscal_year, split_part(v, '-', 2)::integer AS fiscal_month, v AS label
-    -- A month that is not YYYY-MM stops the report with a message naming it (the cast fails on the message).
-    FROM (SELECT CASE WHEN $1::text IS NULL THEN (SELECT month FROM month_end_latest_closed)
-                          WHEN $1 ~ '^[0-9]{4}-(0[1-9]|1[0-2])$' THEN $1
-                      ELSE ('month must be YYYY-MM, not ' || $1)::integer::text END AS v) t
+    -- The parameter's kind (month) was checked before the query: YYYY-MM or NULL.
+    FROM (SELECT coalesce($1::text, (SELECT month FROM month_end_latest_closed)) AS v) t
 ),
 reporting AS (
     SELECT coalesce(upper($2::text), (SELECT min(p.bank_currency) FROM month_end_paid p JOIN month USING (fiscal_year,

@@ -5,19 +5,17 @@
 --   (in-app purchases, and everything) and what its Payments summary says it paid after taxes, adjustments and its
 --   exchange rate; then each figure in the reporting currency at Apple's own rates of the month. A currency Apple
 --   gave no rate for that month has its reporting-currency figures blank and says so. Answers: where did the money go?
--- param: month text = null -- the fiscal month as YYYY-MM, as the Payments summary names it (2014-09: September, 2014); default: the latest closed one (what run writes)
+-- param: month month = null -- the fiscal month as YYYY-MM, as the Payments summary names it (2014-09: September, 2014); default: the latest closed one (what run writes)
 -- param: currency text = null -- the reporting currency (ISO 4217); default: the month's bank account currency
 -- sensitive: false
 
 WITH month AS (
     SELECT m.*
     FROM apple_fiscal_month m
-    -- A month that is not YYYY-MM stops the report with a message naming it (the cast fails on the message).
     WHERE (m.fiscal_year, m.fiscal_month) = (
         SELECT split_part(v, '-', 1)::integer, split_part(v, '-', 2)::integer
-        FROM (SELECT CASE WHEN $1::text IS NULL THEN (SELECT month FROM month_end_latest_closed)
-                          WHEN $1 ~ '^[0-9]{4}-(0[1-9]|1[0-2])$' THEN $1
-                          ELSE ('month must be YYYY-MM, not ' || $1)::integer::text END AS v) t)
+        -- The parameter's kind (month) was checked before the query: YYYY-MM or NULL.
+        FROM (SELECT coalesce($1::text, (SELECT month FROM month_end_latest_closed)) AS v) t)
 ),
 reporting AS (
     SELECT coalesce(

@@ -9,6 +9,7 @@ extension ReportParameter.Kind {
         case .numeric: "a number, e.g. 12.50 or -3"
         case .boolean: "true or false"
         case .days: "a number of days from 0 to \(ReportParameter.maximumDays), e.g. 30 (0 is all history)"
+        case .month: "a month as YYYY-MM, e.g. 2025-03"
         case .accountKey:
             "an account key as 'iap-audit hash-username NAME' prints it (71 characters: 8 groups of 8 hex digits "
                 + "joined by '-'), not the name itself"
@@ -25,6 +26,7 @@ extension ReportParameter.Kind {
         case .numeric: "<number>"
         case .boolean: "<true|false>"
         case .days: "<days>"
+        case .month: "<YYYY-MM>"
         case .accountKey: "<key from hash-username>"
         }
     }
@@ -50,6 +52,8 @@ extension ReportParameter.Kind {
             return String(days)
         case .accountKey:
             return Self.accountKey(Array(value.utf8))
+        case .month:
+            return Self.isMonth(Array(value.utf8)) ? value : nil
         case .numeric:
             return Self.isDecimalNumber(Array(value.utf8)) ? value : nil
         case .boolean:
@@ -89,6 +93,14 @@ extension ReportParameter.Kind {
             result = result * 10 + Int(byte - UInt8(ascii: "0"))
         }
         return result
+    }
+
+    /// YYYY-MM: a year from 1 and a month from 01 to 12.
+    private static func isMonth(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count == 7, bytes[4] == UInt8(ascii: "-"), let year = digits(bytes, 0, 4),
+            let month = digits(bytes, 5, 2)
+        else { return false }
+        return year >= 1 && (1...12).contains(month)
     }
 
     /// YYYY-MM-DD naming a day that exists (leap years included).

@@ -10,6 +10,8 @@ package struct ReportParameter: Sendable, Hashable {
         case boolean
         /// A number of days back from the newest data, 0 (all history) to `maximumDays`: a window.
         case days
+        /// A calendar month as YYYY-MM, bound as that text (a fiscal month is named by it).
+        case month
         /// An account key exactly as `iap-audit hash-username` prints it (71 characters), never a raw name.
         case accountKey = "account_key"
     }

@@ -156,12 +156,19 @@ struct MonthEndBridgeTests {
         #expect(february.contains("fiscal dates computed"), "\(february)")
     }
 
-    @Test func aWrongMonthIsRefusedWithItsMessage() throws {
+    /// The month's form is checked before any SQL: a usage error (64) naming the parameter and the form, not a
+    /// database error from a failed cast.
+    @Test(arguments: ["2025-3", "2025-13", "2025-00", "March", "2025-03-01", "25-03"])
+    func aWrongMonthIsAUsageErrorWithItsMessage(month: String) throws {
         let test = try TestWorkspace()
-        let outcome = try BinaryUnderTest.run(
-            ["report", "month-end", "--param", "month=2025-3", "--format", "csv", "--database-url", test.conninfo],
-            timeout: 120)
-        #expect(outcome.status != 0)
-        #expect(outcome.stderr.contains("month must be YYYY-MM, not 2025-3"), "\(outcome.stderr)")
+        for report in ["month-end", "month-end-bridge"] {
+            let outcome = try BinaryUnderTest.run(
+                ["report", report, "--param", "month=\(month)", "--format", "csv", "--database-url", test.conninfo],
+                timeout: 120)
+            #expect(outcome.status == 64, "\(report) \(month): \(outcome.stderr)")
+            #expect(
+                outcome.stderr.contains("--param month must be a month as YYYY-MM, e.g. 2025-03"),
+                "\(report) \(month): \(outcome.stderr)")
+        }
     }
 }
