@@ -6,7 +6,7 @@ import IAPAudit
 struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate", abstract: "Write deterministic synthetic data (for benchmarks and examples).",
-        subcommands: [Receipts.self])
+        subcommands: [Receipts.self, MonthEnd.self])
 
     struct Receipts: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -61,6 +61,43 @@ struct GenerateCommand: ParsableCommand {
                 to: out, entries: entries, seed: seed, compress: !plain, withFraud: withFraud, withSales: withSales,
                 withStoreKit2: withStoreKit2, storeKit2Accounts: storeKit2Accounts,
                 receiptDataLength: receiptDataLength
+            ) { print($0) }
+        }
+    }
+
+    struct MonthEnd: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "month-end",
+            abstract: "Write a fiscal year of the four month-end amounts with one planted difference of each cause.",
+            discussion: """
+                Signed StoreKit 2 purchases with prices (receipts/month-end/), Apple's daily sales reports, a \
+                financial report per fiscal month and region and a Payments summary per fiscal month \
+                (reports/month-end/), the root that verifies the purchases (month-end-root.der), their catalog \
+                and month-end-manifest.json: each planted difference with the month, step and cause the bridge \
+                shows it under.
+                """)
+
+        @Option(help: "Output directory.")
+        var out: String
+
+        @Option(help: "Apple's fiscal year (2026: fiscal October 2025 through fiscal September 2026).")
+        var fiscalYear: Int?
+
+        @Option(help: "Random seed of the signing keys (default: the generator's).")
+        var seed: UInt64?
+
+        @Flag(help: "Write plain .jsonl instead of .jsonl.gz.")
+        var plain = false
+
+        func validate() throws {
+            if let fiscalYear, !(1972...9998).contains(fiscalYear) {
+                throw ValidationError("--fiscal-year must be from 1972 to 9998, not \(fiscalYear)")
+            }
+        }
+
+        func run() throws {
+            try SyntheticDataSet.writeMonthEnd(
+                to: out, fiscalYear: fiscalYear, seed: seed, compress: !plain
             ) { print($0) }
         }
     }

@@ -34,7 +34,8 @@ package enum ExampleData {
             throw IAPAuditError.input(
                 "cannot find the examples/ folder and have no cache directory to generate it into (set HOME or "
                     + "XDG_CACHE_HOME); or write it yourself with iap-audit generate receipts --out examples --plain "
-                    + "--with-sales --with-fraud --with-storekit2, and run --demo from the folder holding examples/")
+                    + "--with-sales --with-fraud --with-storekit2 and iap-audit generate month-end --out examples, and run --demo "
+                    + "from the folder holding examples/")
         }
         let examples = (cache as NSString).appendingPathComponent("examples")
         let complete = (examples as NSString).appendingPathComponent(".complete")
@@ -47,6 +48,8 @@ package enum ExampleData {
                 try SyntheticDataSet.write(
                     to: partial, entries: 0, seed: nil, compress: false, withFraud: true, withSales: true,
                     withStoreKit2: true, report: { _ in })
+                try SyntheticDataSet.writeMonthEnd(
+                    to: partial, fiscalYear: nil, seed: nil, compress: true, report: { _ in })
                 _ = FileManager.default.createFile(
                     atPath: (partial as NSString).appendingPathComponent(".complete"), contents: Data())
                 try? FileManager.default.removeItem(atPath: examples)
@@ -69,10 +72,13 @@ package enum ExampleData {
     }
 
     /// The run plan of the demo: the example catalog and receipts (StoreKit 2 records among them, trusted through
-    /// the generator's test root beside them), reports into `outputDirectory`.
+    /// the generator's test roots beside them), reports into `outputDirectory`.
     package static func plan(examples: String, outputDirectory: String) -> RunPlan {
         var plan = RunPlan(outputDirectory: outputDirectory)
         plan.trustedRootPaths = [(examples as NSString).appendingPathComponent("test-root.der")]
+        // The month-end year (`generate month-end`) is signed by a chain of its own.
+        let monthEndRoot = (examples as NSString).appendingPathComponent("month-end-root.der")
+        if FileManager.default.fileExists(atPath: monthEndRoot) { plan.trustedRootPaths.append(monthEndRoot) }
         plan.catalogPath = (examples as NSString).appendingPathComponent("catalog.json")
         plan.receiptPaths = [(examples as NSString).appendingPathComponent("receipts")]
         plan.salesPaths = [(examples as NSString).appendingPathComponent("reports")]

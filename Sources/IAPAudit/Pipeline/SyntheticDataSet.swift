@@ -41,4 +41,19 @@ package enum SyntheticDataSet {
                 + "\(manifest.transactionEntries) transaction entries, \(manifest.distinctTransactions) distinct "
                 + "transactions")
     }
+
+    /// Writes a fiscal year of the four month-end amounts with one planted difference of each cause (receipts and
+    /// reports under `month-end/` folders, `month-end-root.der`, `month-end-catalog.json`, `month-end-manifest.json`).
+    package static func writeMonthEnd(
+        to directory: String, fiscalYear: Int?, seed: UInt64?, compress: Bool, report: (String) -> Void
+    ) throws {
+        var writer = MonthEndYearWriter()
+        if let fiscalYear { writer.fiscalYear = fiscalYear }
+        if let seed { writer.seed = seed }
+        let manifest = try writer.write(to: directory, compress: compress)
+        report(
+            "wrote fiscal year \(manifest.fiscalYear) (\(manifest.months.first?.month ?? "") to "
+                + "\(manifest.months.last?.month ?? "")): \(manifest.files.count) files, \(manifest.plants.count) "
+                + "planted differences; trust \(manifest.trustedRoot) to verify its transactions")
+    }
 }

@@ -44,7 +44,7 @@ struct FrictionTests {
         let shipped = ReportSiteTests.examples
         for file in [
             "catalog.json", "receipts/2014-03-01/part-0001.jsonl", "receipts/fraud/planted.jsonl",
-            "reports/S_D_80012345_20140301.txt.gz",
+            "reports/S_D_80012345_20140301.txt.gz", "reports/month-end/financial_report_2026-09.csv",
         ] {
             #expect(
                 FileManager.default.contentsEqual(atPath: examples + "/" + file, andPath: shipped + "/" + file),
