@@ -141,6 +141,29 @@ import Testing
         #expect(try ReportSiteTests.walk(out).broken.isEmpty)
     }
 
+    /// The pages a live server renders one at a time from a session (`serve`) are the written site's pages.
+    @Test func aPageRenderedFromTheDatabaseIsTheWrittenPage() throws {
+        let test = try TestWorkspace()
+        let out = test.directory.appendingPathComponent("out").path
+        _ = try test.workspace.run(ExampleData.plan(examples: ReportSiteTests.examples, outputDirectory: out))
+        let site = ReportSite(connection: test.connection, directory: out)
+        let decided = try test.connection.query("SELECT id FROM flag WHERE status = 'dismissed'").requireString(0, 0)
+        let flag = try #require(try site.flagPage(id: Int64(decided) ?? -1))
+        #expect(Data(flag.html()) == (try Data(contentsOf: URL(fileURLWithPath: out + "/flags/flag-\(decided).html"))))
+        #expect(Data(try site.queuePage().html()) == (try Data(contentsOf: URL(fileURLWithPath: out + "/queue.html"))))
+        #expect(try site.flagPage(id: 999_999) == nil)
+        let subject = try test.connection.query(
+            "SELECT subject_kind, subject_key FROM flag WHERE id = $1",
+            [
+                Int64(decided)
+            ]
+        ).rows[0]
+        let page = String(
+            decoding: try site.subjectPage(ReportSite.Subject(kind: subject[0] ?? "", key: subject[1] ?? "")).html(),
+            as: UTF8.self)
+        #expect(Self.table(under: "Flags", in: page)?.first?["Status"] == "dismissed")
+    }
+
     /// The queue page's counts per severity and age agree with the database; `olderID`'s flag waits in 8–30 days.
     private func expectQueue(out: String, connection: Connection, olderID: String?) throws {
         let queue = try Self.read(out + "/queue.html")
