@@ -146,7 +146,7 @@ struct Detector {
                     [parameters, everySubject], context: "rule \(rule.id)")
                 outcome.hits = inserted.affectedRows
                 let written = try connection.query(
-                    SQLQuery.flagUpsert.text, [rule.id, version, runID], context: "flags of \(rule.id)")
+                    SQLQuery.flagUpsert.text, [rule.id, version, runID, parameters], context: "flags of \(rule.id)")
                 for row in written.allRows {
                     if try row.decode(Bool.self, "inserted") { outcome.created += 1 } else { outcome.updated += 1 }
                 }

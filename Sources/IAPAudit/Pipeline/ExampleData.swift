@@ -84,6 +84,8 @@ package enum ExampleData {
         plan.salesPaths = [(examples as NSString).appendingPathComponent("reports")]
         // The examples span 2014's receipts and recent StoreKit 2 records: a window of days would show only the latter.
         plan.reportWindow = 0
+        // A triage trail to look at: one flag confirmed, one dismissed as family sharing (the demo's only hook).
+        plan.demoDecisions = DemoDecision.demo
         return plan
     }
 }

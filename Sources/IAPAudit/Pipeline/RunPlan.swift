@@ -27,6 +27,8 @@ package struct RunPlan: Sendable {
     package var isDryRun = false
     /// Fetch from Apple first (an `[apple.*]` section is configured and `--no-fetch` was not given).
     package var fetch: FetchPlan?
+    /// `run --demo` only: the analyst decisions the demo makes after detect (`DemoDecision.demo`); empty otherwise.
+    package var demoDecisions: [DemoDecision] = []
 
     /// A plan writing reports to `outputDirectory`.
     package init(outputDirectory: String) {
@@ -43,6 +45,7 @@ extension RunPlan {
             ReceiptsStage(paths: receiptPaths, trustedRootPaths: trustedRootPaths),
             SalesStage(paths: salesPaths),
             DetectStage(settings: detection),
+            DemoDecisionsStage(demoDecisions),
             ReconcileStage(ReconcileOptions(timeZone: timeZone, isIncremental: true), onlyWhenReportsStored: true),
             ReportsStage(self),
         ]

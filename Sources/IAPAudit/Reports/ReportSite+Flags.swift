@@ -54,8 +54,10 @@ extension ReportSite {
 
     /// Every page of the queue, its views and its flags, with the path each is saved under.
     func flagPages(
-        _ flags: [SiteRow], pages: SubjectPages, files: Set<String>
+        _ listed: [SiteRow], decisions: [String: [SiteRow]], pages: SubjectPages, files: Set<String>
     ) throws -> [(path: String, page: SitePage)] {
+        // The queue and its views are the open flags; every listed flag, decided ones too, has its own page.
+        let flags = listed.filter { $0["status"] == "open" }
         let definition = try ReportRunner.definition(.flags)
         let chartTable = try ReportRunner(connection: connection)
             .run(definition, parameters: window > 0 ? ["window": "\(window)"] : [:])
@@ -111,7 +113,13 @@ extension ReportSite {
                         .link("flags.csv", href: Self.link("flags.csv", from: path), isCode: false),
                     ]
                 }
-                page.blocks.append(.line(count + [.text(".")]))
+                page.blocks.append(
+                    .line(
+                        count + [
+                            .text(". Waiting longest, by severity: "),
+                            .link("the queue by age", href: Self.link(Self.queuePath, from: path), isCode: false),
+                            .text("."),
+                        ]))
                 page.blocks.append(
                     .line(
                         [.text("By severity: ")]
@@ -153,34 +161,11 @@ extension ReportSite {
                 result.append((path, page))
             }
         }
-        for row in flags {
-            let path = Self.flagPath(row["id"] ?? "")
-            let subject = Subject(kind: row["subject_kind"] ?? "", key: row["subject_key"] ?? "")
-            let rule = row["rule"] ?? ""
-            let severity = row["severity"] ?? ""
-            var page = SitePage(
-                title: "Flag \(row["id"] ?? "?"): \(rule)",
-                description: "One open flag and the whole evidence that raised it. docs/fraud-rules.md explains "
-                    + "the rule and its settings.",
-                breadcrumbs: [
-                    ("Run summary", Self.link("index.html", from: path)),
-                    ("Open flags", Self.link("flags.html", from: path)),
-                    (rule, Self.link(Self.rulePath(rule), from: path)),
-                ])
-            page.blocks.append(
-                .facts([
-                    ("Rule", .link(rule, href: Self.link(Self.rulePath(rule), from: path), isCode: true)),
-                    (
-                        "Severity",
-                        .link(severity, href: Self.link(Self.severityPath(severity), from: path), isCode: false)
-                    ),
-                    ("Subject", subjectCell(subject, row: row, pages: pages, from: path)),
-                    ("Window (UTC)", Self.window(row["window_start_utc"], row["window_end_utc"])),
-                    ("Score", Self.number(row["score"])),
-                ]))
-            page.blocks.append(.heading("Evidence"))
-            page.blocks.append(.facts([("Evidence", Self.evidence(row["evidence"]))]))
-            result.append((path, page))
+        let openViews = OpenViews(rules: Set(rules), severities: Set(severities))
+        for row in listed {
+            let id = row["id"] ?? ""
+            result.append(
+                (Self.flagPath(id), flagPage(row, decisions: decisions[id] ?? [], pages: pages, views: openViews)))
         }
         return result
     }
@@ -212,12 +197,12 @@ extension ReportSite {
         return parts.suffix(2).joined(separator: "/")
     }
 
-    private func viewLink(_ text: String, to target: String, from path: String) -> SitePage.Cell {
+    func viewLink(_ text: String, to target: String, from path: String) -> SitePage.Cell {
         target == path ? .text(text) : .link(text, href: Self.link(target, from: path), isCode: false)
     }
 
     /// `cells` with " · " between them.
-    private func separated(_ cells: [SitePage.Cell]) -> [SitePage.Cell] {
+    func separated(_ cells: [SitePage.Cell]) -> [SitePage.Cell] {
         var result: [SitePage.Cell] = []
         for (index, cell) in cells.enumerated() {
             if index > 0 { result.append(.text(" · ")) }
@@ -227,7 +212,7 @@ extension ReportSite {
     }
 
     /// A flagged subject as it reads: a receipt by its file and line, the others by their kind and id.
-    private func subjectCell(
+    func subjectCell(
         _ subject: Subject, row: SiteRow, pages: SubjectPages, from path: String
     ) -> SitePage.Cell {
         let text =

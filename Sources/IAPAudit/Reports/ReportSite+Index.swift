@@ -4,7 +4,8 @@ internal import Postgres
 extension ReportSite {
     /// `index.html`: the run's record in `pipeline_run` (inputs, quarantine by reason, flags by rule,
     /// reconciliation by status, stage times), links to every report written, and the runs before it.
-    func indexPage(runID: Int64?, reportFiles: [String], flagCount: Int) throws -> SitePage {
+    func indexPage(runID: Int64?, reportFiles: [String], flags: [SiteRow]) throws -> SitePage {
+        let flagCount = flags.filter { $0["status"] == "open" }.count
         let run = try connection.query(
             SQLQuery.siteRun.text, [runID], context: "read the run for the site")
         var page = SitePage(
@@ -23,6 +24,7 @@ extension ReportSite {
             .line([
                 .text("Start with "), .link("the open flags", href: "flags.html", isCode: false), .text(" ("),
                 .number("\(flagCount)"), .text(window > 0 ? " in the last \(window) days), " : "), "),
+                .link("the queue by severity and age", href: Self.queuePath, isCode: false), .text(", "),
                 report("reconciliation-summary", "the reconciliation summary"),
                 .text(" and "), report("quarantine", "the quarantine"), .text("."),
             ]))
@@ -31,6 +33,19 @@ extension ReportSite {
             page.blocks += reportLinks(files)
             return page
         }
+        page.blocks.append(
+            .facts([
+                (
+                    "Triage",
+                    .cells([
+                        .link("\(flagCount) open", href: Self.queuePath, isCode: false),
+                        .text(
+                            "· \(flags.filter { $0["status"] == "confirmed" }.count) confirmed · "
+                                + "\(flags.filter { $0["status"] == "dismissed" }.count) dismissed by analysts "
+                                + "(iap-audit flags)\(windowPhrase.isEmpty ? "" : ",\(windowPhrase)")"),
+                    ])
+                )
+            ]))
         let id = row["id"] ?? "?"
         page.title = "IAP audit: run \(id)"
         page.blocks.append(.heading("Run \(id)"))

@@ -5,8 +5,10 @@ extension ReportSite {
     /// What the pages of a batch of subjects show, read with one statement per kind instead of a few per page: a site
     /// has a page for every flagged subject and its neighbours, over a thousand on a large history.
     struct SubjectData: Sendable {
-        /// Each subject's open flags (`site_subject_flags.sql`).
+        /// Each subject's flags, open and decided (`site_subject_flags.sql`).
         var flags: [Subject: [SiteRow]] = [:]
+        /// The decisions on those flags, by flag id (`site_flag_decisions.sql`).
+        var decisions: [String: [SiteRow]] = [:]
         /// Each app account's history (`site_account_history.sql`).
         var history: [String: [SiteRow]] = [:]
         /// Each store account's original transactions (`site_store_account.sql`).
@@ -26,6 +28,8 @@ extension ReportSite {
                 data.flags[Subject(kind: row["subject_kind"] ?? "", key: row["subject_key"] ?? ""), default: []]
                     .append(row)
             }
+            data.decisions = try ReportSite.decisions(
+                of: data.flags.values.flatMap { $0.compactMap { $0["flag_id"] } }, connection: connection)
             func keys(_ kind: String) -> [String] { subjects.filter { $0.kind == kind }.map(\.key) }
             data.history = try grouped(
                 .siteAccountHistory, keys("app-account"), by: "account_key", SiteRow.Columns.accountHistory,

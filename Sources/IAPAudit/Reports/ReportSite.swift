@@ -46,9 +46,11 @@ struct ReportSite {
 
         var written: [String] = []
         written.append(
-            try save(try indexPage(runID: runID, reportFiles: reportFiles, flagCount: flags.count), "index.html"))
+            try save(try indexPage(runID: runID, reportFiles: reportFiles, flags: flags), "index.html"))
         let files = Set(reportFiles.map { ($0 as NSString).lastPathComponent })
-        let queue = try flagPages(flags, pages: pages, files: files)
+        let decisions = try Self.decisions(of: flags.compactMap { $0["id"] }, connection: connection)
+        written.append(try save(queuePage(flags, decisions: decisions, pages: pages), Self.queuePath))
+        let queue = try flagPages(flags, decisions: decisions, pages: pages, files: files)
         try Self.removeStale(
             in: (directory as NSString).appendingPathComponent(Self.flagsFolder),
             keeping: Set(queue.map { ($0.path as NSString).lastPathComponent }))
@@ -72,11 +74,11 @@ struct ReportSite {
         }
     }
 
-    /// The open flags the site lists, the subjects that get a page (the flagged ones first, then their neighbours),
-    /// and where their pages are.
+    /// The flags the site lists (open, confirmed and dismissed: each gets a page with its status and decisions; the
+    /// queue lists the open ones), the subjects that get a page (the flagged ones first, then their neighbours), and
+    /// where their pages are.
     func subjectPages() throws -> (flags: [SiteRow], subjects: [Subject], pages: SubjectPages) {
-        let flags = try connection.query(SQLQuery.siteFlags.text, [window], context: "read the flags for the site")
-            .allRows.map { try SiteRow($0, columns: SiteRow.Columns.flag) }
+        let flags = try siteFlags()
         var subjects: [Subject] = []
         var seen = Set<Subject>()
         for row in flags {
@@ -93,6 +95,13 @@ struct ReportSite {
             if seen.insert(subject).inserted { subjects.append(subject) }
         }
         return (flags, subjects, SubjectPages(subjects: seen, flags: Set(flags.compactMap { $0["id"] })))
+    }
+
+    /// The site's flags (`site_flags.sql`), or the one flag `id` whatever the window.
+    func siteFlags(id: Int64? = nil) throws -> [SiteRow] {
+        try connection.query(
+            SQLQuery.siteFlags.text, [id == nil ? window : 0, id], context: "read the flags for the site"
+        ).allRows.map { try SiteRow($0, columns: SiteRow.Columns.flag) }
     }
 
     /// The report columns whose values name a subject, and its kind.
@@ -238,7 +247,7 @@ struct SubjectPages {
 
 extension ReportSite {
     fileprivate static let crumbsFromSubject: [(text: String, href: String)] = [
-        ("Run summary", "../index.html"), ("Open flags", "../flags.html"),
+        ("Run summary", "../index.html"), ("Open flags", "../flags.html"), ("Queue by age", "../" + queuePath),
     ]
 
     /// Evidence or JSON text as a readable list; text that is not JSON as it is.
@@ -269,20 +278,36 @@ extension ReportSite {
         }
     }
 
-    /// The subject's open flags (`site_subject_flags.sql` without its subject columns), each linked to its own page.
-    static func subjectFlags(_ rows: [SiteRow], pages: SubjectPages) -> [SitePage.Block] {
-        [
-            .heading("Open flags"),
+    /// The subject's flags (`site_subject_flags.sql` without its subject columns), open ones first, each with its
+    /// status and linked to its own page; then every decision analysts made on them (`site_flag_decisions.sql`).
+    static func subjectFlags(
+        _ rows: [SiteRow], decisions: [String: [SiteRow]], pages: SubjectPages
+    ) -> [SitePage.Block] {
+        let open = rows.filter { $0["status"] == "open" }.count
+        let decided = rows.compactMap { row in row["flag_id"].map { (id: $0, rows: decisions[$0] ?? []) } }
+            .filter { !$0.rows.isEmpty }
+        return [
+            .heading("Flags"),
+            .line([
+                .text("\(open) open, \(rows.count - open) decided (confirmed or dismissed by an analyst: "),
+                .code("iap-audit flags show ID"), .text(")."),
+            ]),
             .table(
-                columns: ["Flag", "Rule", "Severity", "Score", "Window (UTC)", "Evidence"],
+                columns: ["Flag", "Status", "Rule", "Severity", "Score", "Window (UTC)", "Evidence"],
                 rows: rows.map { row in
                     [
-                        pages.flagCell(row["flag_id"] ?? ""), .name(row["rule"] ?? ""), Self.text(row["severity"]),
-                        Self.number(row["score"]), Self.window(row["window_start_utc"], row["window_end_utc"]),
-                        Self.evidence(row["evidence"]),
+                        pages.flagCell(row["flag_id"] ?? ""), .name(row["status"] ?? ""), .name(row["rule"] ?? ""),
+                        Self.text(row["severity"]), Self.number(row["score"]),
+                        Self.window(row["window_start_utc"], row["window_end_utc"]), Self.evidence(row["evidence"]),
                     ]
                 }),
         ]
+            + (decided.isEmpty
+                ? []
+                : [
+                    .heading("Decisions"),
+                    decisionTable(decided.flatMap(\.rows), flagCell: { pages.flagCell($0) }),
+                ])
     }
 
     /// What a subject page of `kind` shows, in a sentence under its title.
@@ -308,7 +333,7 @@ extension ReportSite {
                 "\(SubjectPages.noun(subject.kind).prefix(1).uppercased())\(SubjectPages.noun(subject.kind).dropFirst()) "
                 + subject.key,
             description: Self.pageDescription(subject.kind), breadcrumbs: Self.crumbsFromSubject)
-        page.blocks += subjectFlags(data.flags[subject] ?? [], pages: pages)
+        page.blocks += subjectFlags(data.flags[subject] ?? [], decisions: data.decisions, pages: pages)
         switch subject.kind {
         case "app-account":
             page.blocks.append(.heading("History"))

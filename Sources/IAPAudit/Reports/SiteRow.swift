@@ -27,8 +27,8 @@ struct SiteRow: Sendable, Hashable {
     /// The columns each site query's readers use.
     enum Columns {
         static let subjectFlags = [
-            "subject_kind", "subject_key", "rule", "severity", "score", "window_start_utc", "window_end_utc",
-            "evidence", "flag_id",
+            "subject_kind", "subject_key", "rule", "severity", "status", "score", "window_start_utc",
+            "window_end_utc", "evidence", "flag_id",
         ]
         static let accountHistory = ["account_key", "at_utc", "kind", "ref", "detail", "price", "currency"]
         static let storeAccount = [
@@ -52,8 +52,12 @@ struct SiteRow: Sendable, Hashable {
             "id", "command", "outcome", "exit_code", "started_utc", "seconds", "receipt_records", "quarantined",
         ]
         static let flag = [
-            "id", "rule", "severity", "subject_kind", "subject_key", "window_start_utc", "window_end_utc", "score",
-            "evidence", "receipt_file", "receipt_line", "receipt_account",
+            "id", "rule", "severity", "status", "subject_kind", "subject_key", "window_start_utc", "window_end_utc",
+            "score", "evidence", "raised_utc", "age_days", "receipt_file", "receipt_line", "receipt_account",
+        ]
+        static let decision = [
+            "flag_id", "action", "reason", "note", "actor", "database_user", "decided_utc", "rule_version",
+            "status_after",
         ]
     }
 }

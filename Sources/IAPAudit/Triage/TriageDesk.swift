@@ -23,6 +23,11 @@ package final class TriageDesk {
         }
     }
 
+    /// A desk on a connection already open and migrated (the pipeline's own, for the demo's decisions in a run).
+    init(connection: Connection) {
+        self.connection = connection
+    }
+
     /// The flags `filter` selects, most severe first, then oldest first.
     package func list(_ filter: FlagFilter) throws -> [FlagLine] {
         let rows = try reading("list flags") {

@@ -55,8 +55,12 @@ struct PipelineStageTests {
         let plan = RunPlan(outputDirectory: "out")
         #expect(
             plan.stages.map(\.name) == [
-                "fetch", "catalog", "ingest receipts", "ingest sales", "detect", "reconcile", "reports",
+                "fetch", "catalog", "ingest receipts", "ingest sales", "detect", "demo decisions", "reconcile",
+                "reports",
             ])
+        // The demo's decisions are the demo's plan's alone: any other plan has none, so the stage skips itself.
+        #expect(plan.demoDecisions.isEmpty)
+        #expect(ExampleData.plan(examples: "examples", outputDirectory: "out").demoDecisions == DemoDecision.demo)
         #expect(RunSummary.stages == plan.stages.map(\.name) + ["site"])
     }
 

@@ -92,12 +92,54 @@ import Testing
         let lines = report.stdout.split(whereSeparator: \.isNewline).map(String.init)  // CSV lines end in CRLF
         #expect(
             lines.first
-                == "rule,rule_version,flags,confirmed,dismissed,dismissed_family_sharing,dismissed_tester,"
+                == "rule,rule_version,settings,flags,confirmed,dismissed,dismissed_family_sharing,dismissed_tester,"
                 + "dismissed_known_whale,dismissed_duplicate,dismissed_data_error,dismissed_other,open,"
                 + "confirmed_percent,median_hours_to_decision")
-        // Both rows (all versions, then version 1): two flags, one confirmed, one dismissed as tester, none open.
-        #expect(lines.filter { $0.hasPrefix("invalid-receipts,all,2,1,1,0,1,0,0,0,0,0,50.0,") }.count == 1, "\(lines)")
-        #expect(lines.filter { $0.hasPrefix("invalid-receipts,1,2,1,1,0,1,0,0,0,0,0,50.0,") }.count == 1, "\(lines)")
+        // The three rows (all, version 1, the settings the flags were decided under): two flags, one confirmed, one
+        // dismissed as tester, none open.
+        #expect(
+            lines.filter { $0.hasPrefix("invalid-receipts,all,all,2,1,1,0,1,0,0,0,0,0,50.0,") }.count == 1,
+            "\(lines)")
+        #expect(
+            lines.filter { $0.hasPrefix("invalid-receipts,1,all,2,1,1,0,1,0,0,0,0,0,50.0,") }.count == 1, "\(lines)")
+        #expect(
+            lines.filter { $0.contains("; warning_receipts=3; window_hours=24\",2,1,1,0,1,") }.count == 1, "\(lines)")
+    }
+
+    /// Flags record the `[detection.<rule>]` settings they were found with, a decision those of its flag, and the
+    /// report gives a row per setting: a threshold change splits a rule's figures, each decision staying with the
+    /// settings it was made under.
+    @Test func theRuleQualityReportSplitsByTheSettingsFlagsWereFoundWith() throws {
+        let fixture = try TriageFixture()
+        let ids = try fixture.flagIDs()
+        #expect(try fixture.run(["flags", "dismiss", String(ids[0]), "--reason", "tester", "--as", "a"]).status == 0)
+        // A higher threshold that finds the same: the evidence is unchanged, so the dismissal stands.
+        let config = try fixture.test.write("iap-audit.toml", "[detection.invalid_receipts]\nwarning_receipts = 4\n")
+        let detect = try fixture.run(["detect", "--config", config])
+        #expect(detect.status == 0, "\(detect.stderr)")
+        let settings = try fixture.test.connection.query(
+            """
+            SELECT f.settings ->> 'warning_receipts', d.settings ->> 'warning_receipts', f.status
+            FROM flag f LEFT JOIN flag_decision d ON d.flag_id = f.id WHERE f.rule = 'invalid-receipts' ORDER BY f.id
+            """
+        ).rows
+        #expect(
+            settings.map { [$0[0], $0[1], $0[2]] }.sorted { ($0[2] ?? "") < ($1[2] ?? "") } == [
+                ["4", "3", "dismissed"], ["4", nil, "open"],
+            ])
+
+        let report = try fixture.run(["report", "rule-quality", "--format", "csv"])
+        #expect(report.status == 0, "\(report.stderr)")
+        let lines = report.stdout.split(whereSeparator: \.isNewline).map(String.init)
+        func setting(_ warning: Int) -> String {
+            "\"counted_statuses=[21002, 21003, 21010]; high_receipts=5; info_statuses=[21003]; "
+                + "warning_receipts=\(warning); window_hours=24\""
+        }
+        // Under the defaults: the one flag decided then, dismissed as tester. Under the new threshold: the open one.
+        #expect(
+            lines.contains { $0.hasPrefix("invalid-receipts,all,\(setting(3)),1,0,1,0,1,0,0,0,0,0,0.0,") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("invalid-receipts,all,\(setting(4)),1,0,0,0,0,0,0,0,0,1,,") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("invalid-receipts,all,all,2,0,1,0,1,0,0,0,0,1,0.0,") }, "\(lines)")
     }
 }
 
