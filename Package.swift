@@ -118,13 +118,16 @@ let package = Package(
 
         // libFuzzer target over the parsers of untrusted input; fuzz/run builds it with -sanitize=fuzzer.
         .executableTarget(
-            name: "fuzz-parsers", dependencies: ["AppStoreFormats"], path: "fuzz/Parsers",
+            name: "fuzz-parsers", dependencies: ["AppStoreFormats", "FuzzSupport"], path: "fuzz/Parsers",
             swiftSettings: strictSettings
         ),
         // libFuzzer target over the whole way into COPY rows (read, parse, verify, render); fuzz/run-ingest runs it.
         .executableTarget(
-            name: "fuzz-ingest", dependencies: ["IAPAudit"], path: "fuzz/Ingest", swiftSettings: strictSettings
+            name: "fuzz-ingest", dependencies: ["IAPAudit", "FuzzSupport"], path: "fuzz/Ingest",
+            swiftSettings: strictSettings
         ),
+        // The `main` both fuzz targets share: libFuzzer's driver, or a stub in an ordinary build.
+        .target(name: "FuzzSupport", path: "fuzz/Support", swiftSettings: strictSettings),
 
         // Build tool: embeds sql/ and reports/ into the binary, so an installed iap-audit needs no source tree.
         .executableTarget(name: "embed-resources", swiftSettings: strictSettings),
