@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "Gzip", dependencies: ["CZlib"], exclude: ["README.md"], swiftSettings: strictSettings),
         .target(
             name: "AppStoreFormats",
-            dependencies: ["Gzip", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["Gzip", "CivilCalendar", .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
@@ -62,7 +62,9 @@ let package = Package(
         ),
         .target(
             name: "SyntheticData",
-            dependencies: ["AppStoreFormats", "Gzip", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "AppStoreFormats", "CivilCalendar", "Gzip", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
@@ -79,7 +81,10 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Report definitions and rendering (CSV, JSON, Markdown, HTML, SVG): pure, no database.
-        .target(name: "Reports", exclude: ["README.md"], swiftSettings: strictSettings),
+        .target(
+            name: "Reports", dependencies: ["CivilCalendar"], exclude: ["README.md"], swiftSettings: strictSettings),
+        // Proleptic Gregorian day arithmetic, shared by parsing and chart axes.
+        .target(name: "CivilCalendar", exclude: ["README.md"], swiftSettings: strictSettings),
         .target(
             name: "IAPAudit",
             dependencies: [
