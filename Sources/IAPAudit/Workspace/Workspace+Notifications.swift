@@ -36,29 +36,29 @@ extension Workspace {
                 }
                 let open = try connection.query(
                     """
-                    SELECT (extract(epoch FROM window_start) * 1000)::bigint, (extract(epoch FROM window_end) * 1000)::bigint,
-                           next_token, pages
+                    SELECT (extract(epoch FROM window_start) * 1000)::bigint AS start_ms,
+                           (extract(epoch FROM window_end) * 1000)::bigint AS end_ms, next_token, pages
                     FROM apple_notification_window
                     WHERE bundle_id = $1 AND environment = $2 AND only_failures = $3::boolean AND NOT complete
                       AND window_start >= to_timestamp($4::bigint / 1000.0)
                     ORDER BY window_start
                     """, stream + ["\(givenUp)"], context: "read unfinished notification windows")
-                for row in 0..<open.rowCount {
+                for row in open.allRows {
                     windows.append(
                         NotificationWindow(
                             bundleID: bundleID, environment: server.environment, onlyFailures: onlyFailures,
-                            start: Int64(open.string(row, 0) ?? "0") ?? 0, end: Int64(open.string(row, 1) ?? "0") ?? 0,
-                            nextToken: open.string(row, 2), pages: open.int(row, 3) ?? 0))
+                            start: try row.decode(Int64.self, "start_ms"), end: try row.decode(Int64.self, "end_ms"),
+                            nextToken: try row.string("next_token"), pages: try row.decode(Int.self, "pages")))
                 }
                 let covered = try connection.query(
                     """
-                    SELECT (extract(epoch FROM min(window_start)) * 1000)::bigint,
-                           (extract(epoch FROM max(window_end)) * 1000)::bigint
+                    SELECT (extract(epoch FROM min(window_start)) * 1000)::bigint AS first_ms,
+                           (extract(epoch FROM max(window_end)) * 1000)::bigint AS last_ms
                     FROM apple_notification_window
                     WHERE bundle_id = $1 AND environment = $2 AND only_failures = $3::boolean
                     """, stream, context: "read how far notification history was fetched")
-                let first = covered.string(0, 0).flatMap { Int64($0) }
-                let last = covered.string(0, 1).flatMap { Int64($0) }
+                let first = try covered.first(Int64?.self, "first_ms")
+                let last = try covered.first(Int64?.self, "last_ms")
                 var spans: [(Int64, Int64)] = []
                 let from = max(since ?? last ?? oldest, oldest)
                 if let first, let last {
