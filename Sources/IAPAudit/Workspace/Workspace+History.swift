@@ -79,14 +79,8 @@ extension Workspace {
         }
         counts.transactionsAsked = ids.count
         guard !plan.isDryRun, !list.isEmpty else { return }
-        let subjectList = list
         let (events, https) = try startServerFetch(
-            server, plan: plan, stop: stop, finished: HistoryFetcher.Event.finished
-        ) {
-            clients, events in
-            await HistoryFetcher(clients: clients, folder: plan.historyFolder, concurrency: plan.concurrency)
-                .fetch(subjectList, stop: stop, events: events)
-        }
+            HistoryFetcher.self, list, folder: plan.historyFolder, server: server, plan: plan, stop: stop)
         var failure: (any Error)?
         loop: while true {
             switch events.next() {
