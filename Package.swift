@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "Gzip", dependencies: ["CZlib"], exclude: ["README.md"], swiftSettings: strictSettings),
         .target(
             name: "AppStoreFormats",
-            dependencies: ["Gzip", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["Gzip", "CivilCalendar", .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
@@ -62,7 +62,9 @@ let package = Package(
         ),
         .target(
             name: "SyntheticData",
-            dependencies: ["AppStoreFormats", "Gzip", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "AppStoreFormats", "CivilCalendar", "Gzip", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
@@ -79,7 +81,10 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Report definitions and rendering (CSV, JSON, Markdown, HTML, SVG): pure, no database.
-        .target(name: "Reports", exclude: ["README.md"], swiftSettings: strictSettings),
+        .target(
+            name: "Reports", dependencies: ["CivilCalendar"], exclude: ["README.md"], swiftSettings: strictSettings),
+        // Proleptic Gregorian day arithmetic, shared by parsing and chart axes.
+        .target(name: "CivilCalendar", exclude: ["README.md"], swiftSettings: strictSettings),
         .target(
             name: "IAPAudit",
             dependencies: [
@@ -118,13 +123,16 @@ let package = Package(
 
         // libFuzzer target over the parsers of untrusted input; fuzz/run builds it with -sanitize=fuzzer.
         .executableTarget(
-            name: "fuzz-parsers", dependencies: ["AppStoreFormats"], path: "fuzz/Parsers",
+            name: "fuzz-parsers", dependencies: ["AppStoreFormats", "FuzzSupport"], path: "fuzz/Parsers",
             swiftSettings: strictSettings
         ),
         // libFuzzer target over the whole way into COPY rows (read, parse, verify, render); fuzz/run-ingest runs it.
         .executableTarget(
-            name: "fuzz-ingest", dependencies: ["IAPAudit"], path: "fuzz/Ingest", swiftSettings: strictSettings
+            name: "fuzz-ingest", dependencies: ["IAPAudit", "FuzzSupport"], path: "fuzz/Ingest",
+            swiftSettings: strictSettings
         ),
+        // The `main` both fuzz targets share: libFuzzer's driver, or a stub in an ordinary build.
+        .target(name: "FuzzSupport", path: "fuzz/Support", swiftSettings: strictSettings),
 
         // Build tool: embeds sql/ and reports/ into the binary, so an installed iap-audit needs no source tree.
         .executableTarget(name: "embed-resources", swiftSettings: strictSettings),

@@ -42,7 +42,8 @@ extension Connection {
 
     /// Takes a session-level advisory lock without waiting; true when this session now holds it.
     package func tryAdvisoryLock(_ key: Int64) throws(PostgresError) -> Bool {
-        try query("SELECT pg_try_advisory_lock($1)", [key], context: "advisory lock").bool(0, 0) ?? false
+        try query("SELECT pg_try_advisory_lock($1) AS locked", [key], context: "advisory lock")
+            .first(Bool?.self, "locked") ?? false
     }
 
     /// Releases a session-level advisory lock taken with `tryAdvisoryLock`.
@@ -61,8 +62,9 @@ extension Connection {
         // database, and pg_locks shows every database's.
         let result = try query(
             """
-            SELECT a.pid, coalesce(nullif(a.application_name, ''), '?'), coalesce(a.client_hostname,
-                   host(a.client_addr), 'local socket'), to_char(a.backend_start, 'YYYY-MM-DD HH24:MI:SS TZ')
+            SELECT a.pid, nullif(a.application_name, '') AS application,
+                   coalesce(a.client_hostname, host(a.client_addr), 'local socket') AS client,
+                   to_char(a.backend_start, 'YYYY-MM-DD HH24:MI:SS TZ') AS since
             FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
             WHERE l.locktype = 'advisory' AND l.granted
               AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
@@ -70,8 +72,9 @@ extension Connection {
               AND l.objid = ($1::bigint & 4294967295)::bigint::oid AND l.objsubid = 1
             LIMIT 1
             """, [key], context: "find lock holder")
-        guard result.rowCount > 0 else { return nil }
-        return "\(result.string(0, 1) ?? "?") (server pid \(result.string(0, 0) ?? "?"), "
-            + "from \(result.string(0, 2) ?? "?"), connected since \(result.string(0, 3) ?? "?"))"
+        guard let row = result.allRows.first else { return nil }
+        let field = { (column: String) throws(PostgresError) in try row.string(column) ?? "?" }
+        return "\(try field("application")) (server pid \(try field("pid")), from \(try field("client")), "
+            + "connected since \(try field("since")))"
     }
 }

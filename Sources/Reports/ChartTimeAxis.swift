@@ -1,3 +1,5 @@
+internal import CivilCalendar
+
 /// An x axis of days: used when every category is a `YYYY-MM-DD` day, so 2014-03-21 does not stand next to
 /// 2025-03-04 as if they were neighbours.
 ///
@@ -105,15 +107,15 @@ struct ChartTimeAxis {
         for step in [1, 2, 7, 14] where (span + step - 1) / step <= limit {
             return stride(from: first, through: last, by: step).map { ($0, .day) }
         }
-        let (firstYear, firstMonth, _) = civil(first)
-        let (lastYear, lastMonth, _) = civil(last)
+        let (firstYear, firstMonth, _) = CalendarMath.civilFromDays(first)
+        let (lastYear, lastMonth, _) = CalendarMath.civilFromDays(last)
         let months = (lastYear - firstYear) * 12 + lastMonth - firstMonth + 1
         for step in [1, 3, 6] where (months + step - 1) / step <= limit {
             var ticks: [(Int, Precision)] = []
             var index = firstYear * 12 + firstMonth - 1
             index += (step - index % step) % step
             while true {
-                let day = dayNumber(year: index / 12, month: index % 12 + 1, day: 1)
+                let day = CalendarMath.daysFromCivil(year: index / 12, month: index % 12 + 1, day: 1)
                 if day > last { break }
                 if day >= first { ticks.append((day, .month)) }
                 index += step
@@ -125,7 +127,7 @@ struct ChartTimeAxis {
         var ticks: [(Int, Precision)] = []
         var year = firstYear + (step - firstYear % step) % step
         while year <= lastYear {
-            let day = dayNumber(year: year, month: 1, day: 1)
+            let day = CalendarMath.daysFromCivil(year: year, month: 1, day: 1)
             if day >= first { ticks.append((day, .year)) }
             year += step
         }
@@ -140,7 +142,7 @@ struct ChartTimeAxis {
 
     /// `2014-03-05`, `2014-03` or `2014`.
     static func text(_ day: Int, _ precision: Precision) -> String {
-        let (year, month, dayOfMonth) = civil(day)
+        let (year, month, dayOfMonth) = CalendarMath.civilFromDays(day)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let yearText = String(repeating: "0", count: max(0, 4 - "\(year)".count)) + "\(year)"
         switch precision {
@@ -165,31 +167,8 @@ struct ChartTimeAxis {
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), (1...12).contains(month),
             day >= 1
         else { return nil }
-        let result = dayNumber(year: year, month: month, day: day)
-        guard civil(result) == (year, month, day) else { return nil }
+        let result = CalendarMath.daysFromCivil(year: year, month: month, day: day)
+        guard CalendarMath.civilFromDays(result) == (year, month, day) else { return nil }
         return result
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-    static func dayNumber(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The year, month and day of a day number (`civil_from_days`).
-    static func civil(_ days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

@@ -1,4 +1,5 @@
 internal import AppStoreFormats
+internal import CivilCalendar
 
 /// Calendar arithmetic on epoch milliseconds, including the US Pacific daylight-saving rules Apple's `_pst` fields
 /// follow, done with integers so every platform formats the same instant the same way (and fast: no `DateFormatter`).

@@ -1,3 +1,5 @@
+internal import CivilCalendar
+
 /// A day in the proleptic Gregorian calendar, with no time or zone: the unit report periods are written in.
 package struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The year, e.g. 2014.

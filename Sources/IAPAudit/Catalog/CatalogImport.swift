@@ -75,15 +75,15 @@ package struct CatalogImport {
         let result = try connection.query(
             """
             SELECT a.bundle_id, coalesce(array_to_json(array_agg(p.product_id ORDER BY p.product_id)
-                       FILTER (WHERE p.product_id IS NOT NULL))::text, '[]')
+                       FILTER (WHERE p.product_id IS NOT NULL))::text, '[]') AS product_ids
             FROM app a LEFT JOIN product p ON p.bundle_id = a.bundle_id AND NOT p.is_retired
             WHERE $1::text IS NULL OR a.bundle_id = $1
             GROUP BY a.bundle_id ORDER BY a.bundle_id
             """, [bundleID], context: "read catalog")
-        return try (0..<result.rowCount).map { row in
-            let json = Data(try result.requireString(row, 1).utf8)
+        return try result.allRows.map { row in
+            let json = Data(try row.decode(String.self, "product_ids").utf8)
             let ids = try JSONDecoder().decode([String].self, from: json)
-            return (try result.requireString(row, 0), ids)
+            return (try row.decode(String.self, "bundle_id"), ids)
         }
     }
 }

@@ -121,13 +121,14 @@ package enum CitusDistribution {
     /// one), which is then still to be placed.
     private static func placedTables(_ connection: Connection) throws -> Set<String> {
         let found = try connection.query(
-            "SELECT logicalrelid::regclass::text, partmethod = 'h' OR repmodel = 't' FROM pg_dist_partition",
+            "SELECT logicalrelid::regclass::text AS name, partmethod = 'h' OR repmodel = 't' AS is_placed FROM pg_dist_partition",
             context: "read the placed tables")
         let placementOf = Dictionary(uniqueKeysWithValues: placements.map { ($0.table, $0.placement) })
         return Set(
-            (0..<found.rowCount).compactMap { row in
-                guard let table = found.string(row, 0) else { return nil }
-                return found.bool(row, 1) == true || placementOf[table] == .coordinator ? table : nil
+            try found.allRows.compactMap { row in
+                guard let table = try row.string("name") else { return nil }
+                return try row.decode(Bool?.self, "is_placed") == true || placementOf[table] == .coordinator
+                    ? table : nil
             })
     }
 }

@@ -18,8 +18,8 @@ extension Connection {
               AND n_mod_since_analyze > 0.1 * greatest(n_live_tup, 1000)
             ORDER BY relname
             """, [tables], context: "find tables without current statistics")
-        for row in 0..<stale.rowCount {
-            let table = try stale.requireString(row, 0)
+        for row in stale.allRows {
+            let table = try row.decode(String.self, "relname")
             try execute(script: "ANALYZE \(table)", context: "analyze \(table)")
         }
     }

@@ -75,7 +75,7 @@ package struct Migrator {
                     "SELECT checksum FROM schema_migration WHERE version = $1", [migration.version],
                     context: "read schema_migration")
                 if recorded.rowCount > 0 {
-                    guard try recorded.requireString(0, 0) == migration.checksum else {
+                    guard try recorded.first(String.self, "checksum") == migration.checksum else {
                         throw IAPAuditError.migrationChanged(name: migration.name)
                     }
                     return false
@@ -92,7 +92,8 @@ package struct Migrator {
             }
         }
         // NULL only while no migration is recorded; a non-integer would be a broken table and must not read as 0.
-        let newest = try connection.query("SELECT max(version) FROM schema_migration").decode(Int?.self, 0, 0) ?? 0
+        let newest =
+            try connection.query("SELECT max(version) AS newest FROM schema_migration").first(Int?.self, "newest") ?? 0
         if let known = migrations.last?.version, newest > known {
             throw IAPAuditError.schemaNewerThanBinary(database: newest, binary: known)
         }

@@ -3,7 +3,7 @@ internal import Foundation
 
 /// Fetches the transaction and refund history of named transactions, several at once, each from the revision the
 /// last fetch ended at (so only what changed comes), every page stored as it arrives.
-struct HistoryFetcher: Sendable {
+struct HistoryFetcher: ServerFetcher {
     /// One transaction's history of one kind, and where the last fetch left it.
     struct Subject: Sendable {
         var kind: AppStoreServerClient.HistoryKind
@@ -14,7 +14,7 @@ struct HistoryFetcher: Sendable {
         var revision: String?
     }
 
-    enum Event: Sendable {
+    enum Event: ServerFetchEvent {
         /// A page arrived (stored when it held transactions); `revision` is the one to ask after it.
         case page(subject: Subject, bundleID: String, revision: String?, count: Int)
         /// No configured app's key knows the transaction.
@@ -27,13 +27,7 @@ struct HistoryFetcher: Sendable {
     let folder: String
     let concurrency: Int
 
-    func fetch(_ subjects: [Subject], stop: StopRequest, events: EventChannel<Event>) async {
-        await runBounded(subjects, concurrency: concurrency, stop: stop) { subject in
-            await fetchOne(subject, stop: stop, events: events)
-        }
-    }
-
-    private func fetchOne(_ subject: Subject, stop: StopRequest, events: EventChannel<Event>) async -> Bool {
+    func fetchOne(_ subject: Subject, stop: StopRequest, events: EventChannel<Event>) async -> Bool {
         do {
             for bundleID in subject.bundleIDs {
                 guard let client = clients[bundleID] else { continue }

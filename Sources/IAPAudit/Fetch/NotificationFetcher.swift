@@ -6,8 +6,8 @@ internal import Foundation
 /// What happens is sent to the database's thread as `Event`s, which records each page's pagination token after its
 /// file is stored: killed between the two, the next fetch finds the page file the database does not count and goes
 /// on from the token inside it, so no page is fetched or stored twice.
-struct NotificationFetcher: Sendable {
-    enum Event: Sendable {
+struct NotificationFetcher: ServerFetcher {
+    enum Event: ServerFetchEvent {
         /// A page was stored (or, repeating the page before it, skipped); `next` is the token for the page after.
         case page(window: NotificationWindow, number: Int, next: String?, hasMore: Bool, count: Int, repeated: Bool)
         /// Apple refused the window's token; it starts again from its first page.
@@ -22,16 +22,8 @@ struct NotificationFetcher: Sendable {
     let folder: String
     let concurrency: Int
 
-    /// Fetches every window, sending what happens to `events` (the caller sends `.finished` after).
-    func fetch(_ windows: [NotificationWindow], stop: StopRequest, events: EventChannel<Event>) async {
-        await runBounded(windows, concurrency: concurrency, stop: stop) { window in
-            await fetchWindow(window, stop: stop, events: events)
-        }
-    }
-
     /// One window to its last page; false when it failed.
-    private func fetchWindow(_ start: NotificationWindow, stop: StopRequest, events: EventChannel<Event>) async -> Bool
-    {
+    func fetchOne(_ start: NotificationWindow, stop: StopRequest, events: EventChannel<Event>) async -> Bool {
         guard let client = clients[start.bundleID] else { return false }
         var window = start
         var restarted = false

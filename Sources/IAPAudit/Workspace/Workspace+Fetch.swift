@@ -37,7 +37,7 @@ extension Workspace {
         let settled = try connection.query(
             "SELECT file_name FROM apple_report_fetch WHERE outcome = 'no_sales' AND last_day < $1::date - 7",
             [reports.until.description], context: "read the report periods Apple has no report for")
-        let noSalesFinal = Set((0..<settled.rowCount).compactMap { settled.string($0, 0) })
+        let noSalesFinal = Set(try settled.allRows.map { row in try row.decode(String.self, "file_name") })
         var wanted: [(ReportKind, ReportPeriod, ReportRequest)] = []
         for kind in reports.kinds {
             for period in kind.periods(since: reports.since, until: reports.until) {

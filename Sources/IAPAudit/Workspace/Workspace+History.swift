@@ -39,7 +39,7 @@ extension Workspace {
                 ) t
                 ORDER BY id
                 """, [environment, prefix], context: "find the transactions of open flags")
-            ids += (0..<flagged.rowCount).compactMap { flagged.string($0, 0) }
+            ids += try flagged.allRows.compactMap { row in try row.string("id") }
         }
         var seen = Set<String>()
         return ids.filter { seen.insert($0).inserted }
@@ -59,31 +59,28 @@ extension Workspace {
             }
             let known = try connection.query(
                 """
-                SELECT (SELECT bundle_id FROM signed_object WHERE transaction_id = $1 AND bundle_id IS NOT NULL LIMIT 1),
-                       (SELECT revision FROM apple_history_revision WHERE kind = 'transactions' AND environment = $2 AND transaction_id = $1),
+                SELECT (SELECT bundle_id FROM signed_object WHERE transaction_id = $1 AND bundle_id IS NOT NULL LIMIT 1)
+                           AS bundle_id,
+                       (SELECT revision FROM apple_history_revision WHERE kind = 'transactions' AND environment = $2 AND transaction_id = $1)
+                           AS transactions_revision,
                        (SELECT revision FROM apple_history_revision WHERE kind = 'refunds' AND environment = $2 AND transaction_id = $1)
+                           AS refunds_revision
                 """, [id, server.environment], context: "read what is known of a transaction")
-            let bundle = known.string(0, 0)
+            let bundle = try known.first(String?.self, "bundle_id")
             let bundles = (bundle.map { [$0] } ?? []) + server.bundleIDs.filter { $0 != bundle }
             list.append(
                 .init(
                     kind: .transactions, environment: server.environment, transactionID: id, bundleIDs: bundles,
-                    revision: known.string(0, 1)))
+                    revision: try known.first(String?.self, "transactions_revision")))
             list.append(
                 .init(
                     kind: .refunds, environment: server.environment, transactionID: id, bundleIDs: bundles,
-                    revision: known.string(0, 2)))
+                    revision: try known.first(String?.self, "refunds_revision")))
         }
         counts.transactionsAsked = ids.count
         guard !plan.isDryRun, !list.isEmpty else { return }
-        let subjectList = list
         let (events, https) = try startServerFetch(
-            server, plan: plan, stop: stop, finished: HistoryFetcher.Event.finished
-        ) {
-            clients, events in
-            await HistoryFetcher(clients: clients, folder: plan.historyFolder, concurrency: plan.concurrency)
-                .fetch(subjectList, stop: stop, events: events)
-        }
+            HistoryFetcher.self, list, folder: plan.historyFolder, server: server, plan: plan, stop: stop)
         var failure: (any Error)?
         loop: while true {
             switch events.next() {

@@ -36,29 +36,29 @@ extension Workspace {
                 }
                 let open = try connection.query(
                     """
-                    SELECT (extract(epoch FROM window_start) * 1000)::bigint, (extract(epoch FROM window_end) * 1000)::bigint,
-                           next_token, pages
+                    SELECT (extract(epoch FROM window_start) * 1000)::bigint AS start_ms,
+                           (extract(epoch FROM window_end) * 1000)::bigint AS end_ms, next_token, pages
                     FROM apple_notification_window
                     WHERE bundle_id = $1 AND environment = $2 AND only_failures = $3::boolean AND NOT complete
                       AND window_start >= to_timestamp($4::bigint / 1000.0)
                     ORDER BY window_start
                     """, stream + ["\(givenUp)"], context: "read unfinished notification windows")
-                for row in 0..<open.rowCount {
+                for row in open.allRows {
                     windows.append(
                         NotificationWindow(
                             bundleID: bundleID, environment: server.environment, onlyFailures: onlyFailures,
-                            start: Int64(open.string(row, 0) ?? "0") ?? 0, end: Int64(open.string(row, 1) ?? "0") ?? 0,
-                            nextToken: open.string(row, 2), pages: open.int(row, 3) ?? 0))
+                            start: try row.decode(Int64.self, "start_ms"), end: try row.decode(Int64.self, "end_ms"),
+                            nextToken: try row.string("next_token"), pages: try row.decode(Int.self, "pages")))
                 }
                 let covered = try connection.query(
                     """
-                    SELECT (extract(epoch FROM min(window_start)) * 1000)::bigint,
-                           (extract(epoch FROM max(window_end)) * 1000)::bigint
+                    SELECT (extract(epoch FROM min(window_start)) * 1000)::bigint AS first_ms,
+                           (extract(epoch FROM max(window_end)) * 1000)::bigint AS last_ms
                     FROM apple_notification_window
                     WHERE bundle_id = $1 AND environment = $2 AND only_failures = $3::boolean
                     """, stream, context: "read how far notification history was fetched")
-                let first = covered.string(0, 0).flatMap { Int64($0) }
-                let last = covered.string(0, 1).flatMap { Int64($0) }
+                let first = try covered.first(Int64?.self, "first_ms")
+                let last = try covered.first(Int64?.self, "last_ms")
                 var spans: [(Int64, Int64)] = []
                 let from = max(since ?? last ?? oldest, oldest)
                 if let first, let last {
@@ -100,14 +100,8 @@ extension Workspace {
         }
         counts.windows += windows.count
         guard !windows.isEmpty else { return }
-        let windowList = windows
         let (events, https) = try startServerFetch(
-            server, plan: plan, stop: stop, finished: NotificationFetcher.Event.finished
-        ) {
-            clients, events in
-            await NotificationFetcher(clients: clients, folder: plan.notificationsFolder, concurrency: plan.concurrency)
-                .fetch(windowList, stop: stop, events: events)
-        }
+            NotificationFetcher.self, windows, folder: plan.notificationsFolder, server: server, plan: plan, stop: stop)
         var failure: (any Error)?
         var finishedWindows = Set<String>()
         var fetcherDone = false
@@ -132,7 +126,7 @@ extension Workspace {
                 if !hasMore { finishedWindows.insert(window.key) }
                 onProgress?(
                     Progress(
-                        stage: "fetch notifications", filesDone: finishedWindows.count, filesTotal: windowList.count,
+                        stage: "fetch notifications", filesDone: finishedWindows.count, filesTotal: windows.count,
                         records: counts.notifications, lastFile: NotificationWindow.pageName(number)))
             case .restarted(let window):
                 counts.restartedWindows += 1
@@ -151,7 +145,7 @@ extension Workspace {
             }
             if fetcherDone { break }
         }
-        counts.pendingWindows += windowList.count - finishedWindows.count
+        counts.pendingWindows += windows.count - finishedWindows.count
         try finishServerFetch(https, failure: failure, stop: stop, into: &summary)
     }
 
@@ -163,19 +157,20 @@ extension Workspace {
         return Int(day.timeIntervalSince1970 / 86_400)
     }
 
-    /// Starts `fetch` off this thread with a Server API client per configured app; when it ends, closes their HTTP
-    /// clients and sends `finished`, the event the caller's loop on the returned channel ends at. The caller then
-    /// hands the clients to `finishServerFetch`.
-    func startServerFetch<Event: Sendable>(
-        _ server: FetchPlan.ServerPlan, plan: FetchPlan, stop: StopRequest, finished: Event,
-        _ fetch: @escaping @Sendable ([String: AppStoreServerClient], EventChannel<Event>) async -> Void
-    ) throws(IAPAuditError) -> (events: EventChannel<Event>, http: [AppleHTTPClient]) {
+    /// Starts a `Fetcher` over `items` off this thread, with a Server API client per configured app; when it ends,
+    /// closes their HTTP clients and sends `.finished`, the event the caller's loop on the returned channel ends at.
+    /// The caller then hands the clients to `finishServerFetch`.
+    func startServerFetch<Fetcher: ServerFetcher>(
+        _ fetcher: Fetcher.Type, _ items: [Fetcher.Item], folder: String, server: FetchPlan.ServerPlan,
+        plan: FetchPlan, stop: StopRequest
+    ) throws(IAPAuditError) -> (events: EventChannel<Fetcher.Event>, http: [AppleHTTPClient]) {
         let (clients, https) = try serverClients(server, plan: plan, stop: stop)
-        let events = EventChannel<Event>()
+        let events = EventChannel<Fetcher.Event>()
+        let fetcher = Fetcher(clients: clients, folder: folder, concurrency: plan.concurrency)
         Task {
-            await fetch(clients, events)
+            await fetcher.fetch(items, stop: stop, events: events)
             for http in https { await http.shutdown() }
-            events.send(finished)
+            events.send(.finished)
         }
         return (events, https)
     }

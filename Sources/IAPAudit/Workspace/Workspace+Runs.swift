@@ -32,7 +32,7 @@ extension Workspace {
     private func endOrphanedHolder() throws -> Bool {
         let holder = try connection.query(
             """
-            SELECT r.pid, r.host, l.pid
+            SELECT r.pid AS client_pid, r.host, l.pid AS backend_pid
             FROM pg_locks l JOIN pipeline_run r ON r.backend_pid = l.pid AND r.outcome = 'running'
             JOIN pg_stat_activity a ON a.pid = l.pid AND a.backend_start = r.backend_start
             WHERE l.locktype = 'advisory' AND l.granted
@@ -41,8 +41,9 @@ extension Workspace {
               AND l.objid = ($1::bigint & 4294967295)::bigint::oid AND l.objsubid = 1
             ORDER BY r.id DESC LIMIT 1
             """, [Self.runLockKey], context: "find the run lock's holder")
-        guard holder.rowCount == 1, let clientPID = holder.int(0, 0), let backendPID = holder.int(0, 2),
-            holder.string(0, 1) == ProcessInfo.processInfo.hostName
+        guard holder.rowCount == 1, let clientPID = try holder.first(Int?.self, "client_pid"),
+            let backendPID = try holder.first(Int?.self, "backend_pid"),
+            try holder.first(String?.self, "host") == ProcessInfo.processInfo.hostName
         else { return false }
         // kill(pid, 0) probes without signalling: ESRCH means no such process.
         guard kill(pid_t(clientPID), 0) != 0 && errno == ESRCH else { return false }
@@ -118,17 +119,17 @@ extension Workspace {
         guard let failure = error as? PostgresError, failure.sqlState == "55P03", connection.isOK else { return error }
         let holders = try? connection.query(
             """
-            SELECT a.pid, coalesce(a.usename, '?'), coalesce(nullif(a.application_name, ''), '?'), coalesce(a.state, '?'),
-                   to_char(a.xact_start, 'YYYY-MM-DD HH24:MI:SS TZ')
+            SELECT a.pid, a.usename AS user_name, nullif(a.application_name, '') AS application, a.state,
+                   to_char(a.xact_start, 'YYYY-MM-DD HH24:MI:SS TZ') AS since
             FROM pg_stat_activity a
             WHERE a.datname = current_database() AND a.pid <> pg_backend_pid() AND a.xact_start IS NOT NULL
               AND EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = a.pid AND l.granted AND l.locktype = 'relation')
             ORDER BY a.xact_start LIMIT 3
             """, context: "name the sessions holding locks")
-        let named = (0..<(holders?.rowCount ?? 0)).compactMap { row -> String? in
-            guard let holders else { return nil }
-            return "session \(holders.string(row, 0) ?? "?") (user \(holders.string(row, 1) ?? "?"), "
-                + "\(holders.string(row, 2) ?? "?"), \(holders.string(row, 3) ?? "?") since \(holders.string(row, 4) ?? "?"))"
+        let named = (holders?.allRows ?? []).map { row in
+            let field = { (column: String) in (try? row.string(column)) ?? "?" }
+            return "session \(field("pid")) (user \(field("user_name")), \(field("application")), "
+                + "\(field("state")) since \(field("since")))"
         }
         return IAPAuditError.lockTimeout(seconds: settings.lockTimeout, holders: named)
     }

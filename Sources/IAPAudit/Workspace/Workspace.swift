@@ -38,7 +38,7 @@ package final class Workspace {
             "INSERT INTO install_setting (name, value) VALUES ('account_key_scheme', $1) ON CONFLICT DO NOTHING",
             [scheme], context: "record account key scheme")
         let stored = try connection.query("SELECT value FROM install_setting WHERE name = 'account_key_scheme'")
-            .decode(String?.self, 0, 0)
+            .first(String?.self, "value")
         guard stored == scheme else {
             throw IAPAuditError.configuration(
                 "this database's account keys use scheme \(stored ?? "?"), but this run would use \(scheme); "

@@ -74,30 +74,31 @@ import Testing
     }
 
     @Test func anExpiredTokenRestartsTheWindow() throws {
-        let test = try TestWorkspace()
-        let apple = try NotificationFixture(test: test)
-        try apple.addNotifications(count: 100, from: NotificationFixture.daysAgo(1) + 3_600_000)
-        let config = try apple.configuration(extra: "concurrency = 1")
-        apple.standIn.expireNextToken()
-        let result = try BinaryUnderTest.run(
-            ["fetch", "notifications", "--config", config, "--since", NotificationFixture.dayText(1)])
+        let (apple, result) = try Self.fetchAHundredNotifications { $0.expireNextToken() }
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("1 windows restarted (pagination token refused)"), "\(result.stdout)")
         #expect(apple.pageFiles.filter { $0.contains("/all/") }.count == 5, "\(apple.pageFiles)")
     }
 
     @Test func aRepeatedPageIsNotStoredAgain() throws {
-        let test = try TestWorkspace()
-        let apple = try NotificationFixture(test: test)
-        let day = NotificationFixture.daysAgo(1)
-        try apple.addNotifications(count: 100, from: day + 3_600_000)
+        let (_, result) = try Self.fetchAHundredNotifications { $0.repeatNextPage() }
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("1 repeated pages skipped"), "\(result.stdout)")
+        #expect(result.stdout.contains("notifications: 100 in 5 pages"), "\(result.stdout)")
+    }
+
+    /// `fetch notifications --since` yesterday over 100 notifications an hour into it (five pages of one window,
+    /// fetched one window at a time), after `fault` set what the stand-in does wrong next.
+    static func fetchAHundredNotifications(
+        after fault: (AppleStandIn) -> Void
+    ) throws -> (apple: NotificationFixture, result: BinaryUnderTest.Outcome) {
+        let apple = try NotificationFixture(test: try TestWorkspace())
+        try apple.addNotifications(count: 100, from: NotificationFixture.daysAgo(1) + 3_600_000)
         let config = try apple.configuration(extra: "concurrency = 1")
-        apple.standIn.repeatNextPage()
-        let first = try BinaryUnderTest.run(
+        fault(apple.standIn)
+        let result = try BinaryUnderTest.run(
             ["fetch", "notifications", "--config", config, "--since", NotificationFixture.dayText(1)])
-        #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stdout.contains("1 repeated pages skipped"), "\(first.stdout)")
-        #expect(first.stdout.contains("notifications: 100 in 5 pages"), "\(first.stdout)")
+        return (apple, result)
     }
 }
 

@@ -9,12 +9,8 @@ import Testing
 struct GeneratedReconciliationTests {
     @Test func everyPlantedDiscrepancyGetsItsStatusAndEverythingElseMatches() throws {
         let test = try TestWorkspace()
-        let directory = test.directory.appendingPathComponent("data").path
-        // The example preset with seed 1: it has restores, upgrades, refunds, family sharing and sandbox receipts.
-        var scenario = ReceiptScenario.small
-        scenario.seed = 1
-        let receipts = try ReceiptDataGenerator(scenario: scenario).write(to: directory, compress: true)
-        let sales = try SalesReportGenerator(seed: 3).write(to: directory, receipts: receipts)
+        let world = try GeneratedWorld(in: test, seed: 1)
+        let (directory, receipts, sales) = (world.directory, world.receipts, world.sales)
         #expect(
             Set(sales.plants.map(\.expectedStatus)) == [
                 "variance", "missing-in-report", "missing-in-receipts", "timing", "unknown-product", "parent-mismatch",

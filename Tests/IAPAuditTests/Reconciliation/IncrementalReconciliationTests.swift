@@ -47,11 +47,8 @@ struct IncrementalReconciliationTests {
 
     @Test func incrementalReconcileEqualsFullOverIncrements() throws {
         let pair = Pair(incremental: try TestWorkspace(), full: try TestWorkspace())
-        let directory = pair.incremental.directory.appendingPathComponent("data").path
-        var scenario = ReceiptScenario.small
-        scenario.seed = 1
-        let receipts = try ReceiptDataGenerator(scenario: scenario).write(to: directory, compress: true)
-        let sales = try SalesReportGenerator(seed: 3).write(to: directory, receipts: receipts)
+        let world = try GeneratedWorld(in: pair.incremental, seed: 1)
+        let (directory, receipts, sales) = (world.directory, world.receipts, world.sales)
         let receiptFiles = receipts.files.map { directory + "/" + $0.path }.sorted()
         let dailyFiles = sales.dailyFiles.map { directory + "/" + $0 }.sorted()
         let weeklyFiles = sales.weeklyFiles.map { directory + "/" + $0 }.sorted()
@@ -225,14 +222,10 @@ struct IncrementalReconciliationTests {
 
     @Test func aChangedTimeZoneReconcilesEveryDay() throws {
         let test = try TestWorkspace()
-        let directory = test.directory.appendingPathComponent("data").path
-        var scenario = ReceiptScenario.small
-        scenario.seed = 2
-        let receipts = try ReceiptDataGenerator(scenario: scenario).write(to: directory, compress: true)
-        _ = try SalesReportGenerator(seed: 3).write(to: directory, receipts: receipts)
-        _ = try test.workspace.importCatalog(path: directory + "/" + receipts.catalogPath, bundleID: nil)
-        _ = try test.workspace.ingestReceipts(paths: [directory + "/receipts"])
-        _ = try test.workspace.ingestSales(paths: [directory + "/reports"])
+        let world = try GeneratedWorld(in: test, seed: 2)
+        _ = try test.workspace.importCatalog(path: world.path(world.receipts.catalogPath), bundleID: nil)
+        _ = try test.workspace.ingestReceipts(paths: [world.path("receipts")])
+        _ = try test.workspace.ingestSales(paths: [world.path("reports")])
 
         let first = try test.workspace.reconcile(ReconcileOptions(isIncremental: true))
         #expect(first.scope == .all && first.daysReconciled > 0)

@@ -6,6 +6,14 @@ import Testing
 /// What finance does with the demo's reconciliation: open the CSV in a spreadsheet and add up each currency. The
 /// sums must be the database's own, and the totals the HTML page prints.
 @Suite(.serialized) struct ReconciliationSpreadsheetTests {
+    /// A workspace after `run` over the demo's data, and the folder its reports were written to.
+    static func runTheDemo() throws -> (test: TestWorkspace, out: String) {
+        let test = try TestWorkspace()
+        let out = test.directory.appendingPathComponent("out").path
+        _ = try test.workspace.run(ExampleData.plan(examples: ReportSiteTests.examples, outputDirectory: out))
+        return (test, out)
+    }
+
     /// RFC 4180 as a spreadsheet reads it: an optional BOM, quoted fields with doubled quotes, CRLF or LF.
     static func readCSV(_ text: String) -> [[String]] {
         var rows: [[String]] = []
@@ -79,9 +87,7 @@ import Testing
     }
 
     @Test func theReconciliationCSVSumsToTheReportsTotalsPerCurrency() throws {
-        let test = try TestWorkspace()
-        let out = test.directory.appendingPathComponent("out").path
-        _ = try test.workspace.run(ExampleData.plan(examples: ReportSiteTests.examples, outputDirectory: out))
+        let (test, out) = try Self.runTheDemo()
 
         let lines = Self.readCSV(try String(contentsOfFile: out + "/reconciliation.csv", encoding: .utf8))
         let customer = try Self.sums(lines, "customer_price", by: "currency")
@@ -118,9 +124,7 @@ import Testing
     }
 
     @Test func salesHistoryKeepsEveryCurrency() throws {
-        let test = try TestWorkspace()
-        let out = test.directory.appendingPathComponent("out").path
-        _ = try test.workspace.run(ExampleData.plan(examples: ReportSiteTests.examples, outputDirectory: out))
+        let (test, out) = try Self.runTheDemo()
         let rows = Self.readCSV(try String(contentsOfFile: out + "/sales-history.csv", encoding: .utf8))
         let customer = try Self.sums(rows, "customer_price", by: "customer_currency")
         let stored = try test.connection.query(

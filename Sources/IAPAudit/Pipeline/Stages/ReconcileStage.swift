@@ -25,8 +25,8 @@ package struct ReconcileStage: PipelineStage {
 
     package func isNeeded(in session: StageSession) throws -> Bool {
         guard onlyWhenReportsStored else { return true }
-        return try session.workspace.connection.query("SELECT EXISTS (SELECT 1 FROM sales_report_period)")
-            .requireBool(0, 0)
+        return try session.workspace.connection.query("SELECT EXISTS (SELECT 1 FROM sales_report_period) AS stored")
+            .first(Bool.self, "stored")
     }
 
     package func run(in session: StageSession) throws -> ReconcileSummary {
