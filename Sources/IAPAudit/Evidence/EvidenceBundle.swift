@@ -21,9 +21,7 @@ enum EvidenceBundle {
     static let inputFiles = "input-files.json"
     static let roots = "roots.json"
     /// Folders of the verbatim records, the signed objects and the trusted roots' DER.
-    static let recordsFolder = "records"
-    static let signedFolder = "signed"
-    static let rootsFolder = "roots"
+    static let (recordsFolder, signedFolder, rootsFolder) = ("records", "signed", "roots")
 
     static func recordPath(_ receiptID: String) -> String { "\(recordsFolder)/receipt-\(receiptID).txt" }
     static func signedPath(_ receiptID: String, ordinal: Int) -> String {
