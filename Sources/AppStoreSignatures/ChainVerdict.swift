@@ -88,7 +88,7 @@ extension ChainVerdict {
 
     /// The trusted root that issued `intermediate`: `x5c[2]` when it is one of the store's roots byte for byte, else
     /// any root of the store whose subject is the intermediate's issuer and whose key verifies its signature.
-    private static func trustedIssuer(
+    static func trustedIssuer(
         of intermediate: Certificate, hint: [UInt8]?, in trustStore: TrustStore
     ) -> Certificate? {
         var candidates = trustStore.roots
@@ -125,7 +125,7 @@ extension ChainVerdict {
     }
 
     /// The DER bytes of a standard base64 certificate, or nil.
-    private static func der(_ base64: String) -> [UInt8]? {
+    static func der(_ base64: String) -> [UInt8]? {
         Data(base64Encoded: base64).map { Array($0) }
     }
 
