@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import IAPAudit
+
+/// `iap-audit erase --account HASH | --app-account-token UUID`: erasure on request (docs/privacy.md, "Erasure").
+struct EraseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "erase",
+        abstract: "Erase one customer: their account key and app account tokens, from every table and stored record.",
+        discussion: """
+            Purchases stay as anonymous rows, so reconciliation and month-end totals do not move. Logged in the \
+            erasure table (who, when, rows per table), never with the key. Re-running is harmless; a later file that \
+            brings the account back is stored normally. Exit 0 also when nothing held the customer (it says so); \
+            64 for a value that is not a key or a UUID. See docs/privacy.md.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "The account key as stored (what `iap-audit hash-username NAME` prints, peppered if configured).")
+    var account: String?
+
+    @Option(help: "The app account token (a UUID, any case) the app gave the customer's purchases.")
+    var appAccountToken: String?
+
+    @Option(help: "Your name for the request (a ticket number), kept in the log in place of the key.")
+    var reference = ""
+
+    @Option(name: .customLong("as"), help: "Who erases (default: IAP_AUDIT_ANALYST, else the OS user).")
+    var actor: String?
+
+    func run() throws {
+        try runReportingFailure {
+            let (resolved, logger) = try global.resolve()
+            guard let actor = AnalystName.resolve(flag: actor, environment: resolved.settings.environment) else {
+                throw IAPAuditError.usage("cannot tell who erases: pass --as NAME or set \(AnalystName.variable)")
+            }
+            let request = try ErasureRequest(
+                accountKey: account, appAccountToken: appAccountToken, actor: actor, reference: reference)
+            let workspace = try Workspace(settings: resolved.settings, logger: logger)
+            return printed(try workspace.runAlone(EraseStage(request: request)))
+        }
+    }
+}
