@@ -11,7 +11,8 @@ struct EraseCommand: ParsableCommand {
             Purchases stay as anonymous rows, so reconciliation and month-end totals do not move. Logged in the \
             erasure table (who, when, rows per table), never with the key. Re-running is harmless; a later file that \
             brings the account back is stored normally. Exit 0 also when nothing held the customer (it says so); \
-            64 for a value that is not a key or a UUID. See docs/privacy.md.
+            64 for a value that is not a key or a UUID; 73 when a file of the report folder still names the customer \
+            after it was written again. See docs/privacy.md.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -28,6 +29,13 @@ struct EraseCommand: ParsableCommand {
     @Option(name: .customLong("as"), help: "Who erases (default: IAP_AUDIT_ANALYST, else the OS user).")
     var actor: String?
 
+    @Option(
+        help: """
+            The report folder to clean: written again when a file in it names the customer (default: the \
+            configured output directory, when it exists).
+            """)
+    var reports: String?
+
     func run() throws {
         try runReportingFailure {
             let (resolved, logger) = try global.resolve()
@@ -37,7 +45,12 @@ struct EraseCommand: ParsableCommand {
             let request = try ErasureRequest(
                 accountKey: account, appAccountToken: appAccountToken, actor: actor, reference: reference)
             let workspace = try Workspace(settings: resolved.settings, logger: logger)
-            return printed(try workspace.runAlone(EraseStage(request: request)))
+            let folder = reports ?? resolved.configuration.outputDirectory
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue
+            if reports != nil && !exists { throw IAPAuditError.usage("--reports \(folder) is not a directory") }
+            return printed(
+                try workspace.runAlone(EraseStage(request: request, reportDirectory: exists ? folder : nil)))
         }
     }
 }

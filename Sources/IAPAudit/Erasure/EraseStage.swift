@@ -7,9 +7,12 @@ internal import Postgres
 /// identifier only.
 package struct EraseStage: PipelineStage {
     package let request: ErasureRequest
+    /// The report folder to clean after the database (nil: none).
+    package let reportDirectory: String?
 
-    package init(request: ErasureRequest) {
+    package init(request: ErasureRequest, reportDirectory: String?) {
         self.request = request
+        self.reportDirectory = reportDirectory
     }
 
     package var name: String { "erase" }
@@ -17,6 +20,17 @@ package struct EraseStage: PipelineStage {
     package var recordedSettings: [String: String] { ["requested_by": request.requestedBy] }
 
     package func run(in session: StageSession) throws -> ErasureSummary {
+        var (summary, identifiers) = try eraseFromTheDatabase(in: session)
+        if let reportDirectory {
+            let reports = ErasedReports(directory: reportDirectory, identifiers: identifiers)
+            (summary.reportFilesRewritten, summary.reportFilesStillNaming) = try reports.rewrite(
+                with: session.workspace)
+        }
+        return summary
+    }
+
+    /// The erasure itself, in one transaction; returns what it did and the identifiers it erased.
+    private func eraseFromTheDatabase(in session: StageSession) throws -> (ErasureSummary, ErasedIdentifiers) {
         let connection = session.workspace.connection
         return try connection.transaction {
             try connection.runQueryFile(
@@ -36,9 +50,10 @@ package struct EraseStage: PipelineStage {
                 .eraseLog, parameters: [session.runID, request.actor, request.requestedBy, request.reference],
                 context: "erase: log the erasure")
             guard let logged else { throw IAPAuditError.internalInconsistency("erase_log.sql returned nothing") }
-            return ErasureSummary(
+            let summary = ErasureSummary(
                 erasureID: try logged.first(Int64.self, "id"), accountKeys: keys.count, tokens: tokens.count,
                 rows: rows, decisionNotesNamingCustomer: try notesNaming(identifiers, on: connection))
+            return (summary, identifiers)
         }
     }
 
@@ -77,12 +92,16 @@ package struct EraseStage: PipelineStage {
     }
 
     package func summaryLines(_ summary: ErasureSummary, context: SummaryContext) -> [String] {
+        let reports =
+            summary.reportFilesRewritten > 0
+            ? ["reports: \(summary.reportFilesRewritten) file(s) named the customer; the report folder was written again"]
+            : []
         guard summary.foundAnything else {
             return [
                 "nothing held this customer: no row changed (erasure \(summary.erasureID) logged). Erased already, or "
                     + "never stored; with a pepper configured, pass the stored key (iap-audit hash-username NAME), "
                     + "not Apple's hash"
-            ]
+            ] + reports
         }
         let tables = summary.rows.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         return [
@@ -90,12 +109,21 @@ package struct EraseStage: PipelineStage {
                 + "erasure \(summary.erasureID) logged",
             "rows changed: " + tables.joined(separator: ", "),
             "kept: every purchase and report row (anonymous), so reconciliation and month-end totals are unchanged",
-        ]
+        ] + reports
+    }
+
+    /// Files of the report folder that still name the customer after it was written again (written by an older
+    /// version, or by hand) leave the erasure unfinished: exit 73 (EX_CANTCREAT), naming them.
+    package func outcome(of summary: ErasureSummary, in session: StageSession) -> StageOutcome {
+        summary.reportFilesStillNaming.isEmpty ? .succeeded : .failed(exitCode: 73)
     }
 
     package func problems(_ summary: ErasureSummary) -> [String] {
-        guard summary.decisionNotesNamingCustomer > 0 else { return [] }
-        return [
+        let files = summary.reportFilesStillNaming.map {
+            "\($0) in the report folder still names this customer: delete it (the database is erased)"
+        }
+        guard summary.decisionNotesNamingCustomer > 0 else { return files }
+        return files + [
             "\(summary.decisionNotesNamingCustomer) triage note(s) name this customer in their free text; the triage "
                 + "log is append-only and erase does not change it (docs/privacy.md, \"What erase does not reach\")"
         ]

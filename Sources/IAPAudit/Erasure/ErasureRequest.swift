@@ -68,6 +68,10 @@ package struct ErasureSummary: Encodable, Sendable, Equatable {
     package var rows: [String: Int]
     /// Triage notes (flag_decision, append-only) whose free text names the customer: not changed, told.
     package var decisionNotesNamingCustomer: Int
+    /// Files of the report folder that named the customer before it was written again.
+    package var reportFilesRewritten = 0
+    /// Files that still do afterwards (relative paths, identifiers blanked): none, or the erasure is unfinished.
+    package var reportFilesStillNaming: [String] = []
 
     /// Whether the database held anything of the customer.
     package var foundAnything: Bool { rows.values.contains { $0 > 0 } }

@@ -71,6 +71,25 @@ import Testing
         }
     }
 
+    /// The report folder's files that name an identifier, in any case, by name or content (base64url included).
+    struct ErasedReportsProbe {
+        let directory: String
+        let identifiers: [String]
+
+        func filesNaming() throws -> Int {
+            var count = 0
+            for relative in try FileManager.default.subpathsOfDirectory(atPath: directory) {
+                let bytes = FileManager.default.contents(atPath: directory + "/" + relative) ?? Data()
+                let texts = [relative] + EraseCommandTests.expanded(String(decoding: bytes, as: UTF8.self))
+                let isNaming = texts.contains { text in
+                    identifiers.contains { text.lowercased().contains($0.lowercased()) }
+                }
+                if isNaming { count += 1 }
+            }
+            return count
+        }
+    }
+
     /// A report's CSV without its run_id column: a later reconcile writes the same lines under its own run.
     static func withoutRunIDs(_ csv: String) -> String {
         let lines = csv.split(separator: "\r\n", omittingEmptySubsequences: false).map {
@@ -107,12 +126,19 @@ import Testing
         #expect(signed > 0)
         let purchases = try fixture.test.count("SELECT count(*) FROM purchase")
 
-        let byAccount = try fixture.run(["erase", "--account", account, "--reference", "GDPR-17", "--as", "alice"])
+        let site = ErasedReportsProbe(directory: fixture.out, identifiers: [account, token])
+        #expect(try site.filesNaming() > 0, "the site has a page on the flagged account")
+        let byAccount = try fixture.run([
+            "erase", "--account", account, "--reference", "GDPR-17", "--as", "alice", "--reports", fixture.out,
+        ])
         #expect(byAccount.status == 0, "\(byAccount.stderr)")
         #expect(byAccount.stdout.contains("erased: 1 account key(s)"), "\(byAccount.stdout)")
         #expect(byAccount.stdout.contains("quarantine 1") && byAccount.stdout.contains("flag "), "\(byAccount.stdout)")
         // Uppercase, as an app may log it: the same token.
-        let byToken = try fixture.run(["erase", "--app-account-token", token.uppercased(), "--as", "alice"])
+        #expect(byAccount.stdout.contains("the report folder was written again"), "\(byAccount.stdout)")
+        let byToken = try fixture.run([
+            "erase", "--app-account-token", token.uppercased(), "--as", "alice", "--reports", fixture.out,
+        ])
         #expect(byToken.status == 0, "\(byToken.stderr)")
         #expect(byToken.stdout.contains("purchase \(signed)"), "\(byToken.stdout)")
         for outcome in [byAccount, byToken] {
@@ -121,6 +147,7 @@ import Testing
         }
 
         #expect(try fixture.traces() == [:])
+        #expect(try site.filesNaming() == 0)
         let after = try fixture.figures()
         #expect(after == before, "changed: \(after.keys.filter { after[$0] != before[$0] })")
         #expect(try fixture.test.count("SELECT count(*) FROM purchase") == purchases)
@@ -141,6 +168,7 @@ import Testing
         #expect(try fixture.run(["detect", "--full", "--rebuild-store-accounts"]).status == 0)
         #expect(try fixture.run(["reconcile"]).status == 0)
         #expect(try fixture.traces() == [:])
+        #expect(try site.filesNaming() == 0)
         let later = try fixture.figures()
         #expect(later == before, "changed: \(later.keys.filter { later[$0] != before[$0] })")
 
