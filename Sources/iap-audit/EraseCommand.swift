@@ -17,23 +17,33 @@ struct EraseCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "The account key as stored (what `iap-audit hash-username NAME` prints, peppered if configured).")
+    @Option(
+        help: ArgumentHelp(
+            "The account key as stored (what `iap-audit hash-username NAME` prints, peppered if configured).",
+            valueName: "key"))
     var account: String?
 
-    @Option(help: "The app account token (a UUID, any case) the app gave the customer's purchases.")
+    @Option(
+        help: ArgumentHelp(
+            "The app account token (a UUID, any case) the app gave the customer's purchases.", valueName: "uuid"))
     var appAccountToken: String?
 
-    @Option(help: "Your name for the request (a ticket number), kept in the log in place of the key.")
+    @Option(
+        help: ArgumentHelp(
+            "Your name for the request (a ticket number), kept in the log in place of the key.", valueName: "text"))
     var reference = ""
 
-    @Option(name: .customLong("as"), help: "Who erases (default: IAP_AUDIT_ANALYST, else the OS user).")
+    @Option(
+        name: .customLong("as"),
+        help: ArgumentHelp("Who erases (default: IAP_AUDIT_ANALYST, else the OS user).", valueName: "name"))
     var actor: String?
 
     @Option(
-        help: """
+        help: ArgumentHelp(
+            """
             The report folder to clean: written again when a file in it names the customer (default: the \
             configured output directory, when it exists).
-            """)
+            """, valueName: "folder"))
     var reports: String?
 
     func run() throws {
@@ -47,7 +57,8 @@ struct EraseCommand: ParsableCommand {
             let workspace = try Workspace(settings: resolved.settings, logger: logger)
             let folder = reports ?? resolved.configuration.outputDirectory
             var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue
+            let exists =
+                FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue
             if reports != nil && !exists { throw IAPAuditError.usage("--reports \(folder) is not a directory") }
             return printed(
                 try workspace.runAlone(EraseStage(request: request, reportDirectory: exists ? folder : nil)))

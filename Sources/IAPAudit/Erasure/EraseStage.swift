@@ -38,14 +38,18 @@ package struct EraseStage: PipelineStage {
                 context: "erase: find what to erase")
             let keys = try connection.query("SELECT key FROM erase_key", context: "erase: the keys")
                 .allRows.map { try $0.decode(String.self, "key") }
-            let tokens = try connection.query("SELECT token::text AS token FROM erase_token", context: "erase: the tokens")
-                .allRows.map { try $0.decode(String.self, "token") }
+            let tokens = try connection.query(
+                "SELECT token::text AS token FROM erase_token", context: "erase: the tokens"
+            )
+            .allRows.map { try $0.decode(String.self, "token") }
             let identifiers = ErasedIdentifiers(keys: keys, tokens: tokens)
             try redactRecords(identifiers, on: connection)
             try findQuarantineExcerpts(identifiers, on: connection)
             let counts = try connection.runQueryFile(.eraseApply, context: "erase: remove the identifiers")
             var rows: [String: Int] = [:]
-            for row in counts?.allRows ?? [] { rows[try row.decode(String.self, "name")] = try row.decode(Int.self, "rows") }
+            for row in counts?.allRows ?? [] {
+                rows[try row.decode(String.self, "name")] = try row.decode(Int.self, "rows")
+            }
             let logged = try connection.runQueryFile(
                 .eraseLog, parameters: [session.runID, request.actor, request.requestedBy, request.reference],
                 context: "erase: log the erasure")
@@ -94,7 +98,9 @@ package struct EraseStage: PipelineStage {
     package func summaryLines(_ summary: ErasureSummary, context: SummaryContext) -> [String] {
         let reports =
             summary.reportFilesRewritten > 0
-            ? ["reports: \(summary.reportFilesRewritten) file(s) named the customer; the report folder was written again"]
+            ? [
+                "reports: \(summary.reportFilesRewritten) file(s) named the customer; the report folder was written again"
+            ]
             : []
         guard summary.foundAnything else {
             return [

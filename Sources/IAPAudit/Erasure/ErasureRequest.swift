@@ -34,7 +34,8 @@ package struct ErasureRequest: Sendable {
         }
         if let appAccountToken {
             guard let uuid = UUID(uuidString: appAccountToken) else {
-                throw .usage("--app-account-token is not a UUID (8-4-4-4-12 hex digits); the value is not repeated here")
+                throw .usage(
+                    "--app-account-token is not a UUID (8-4-4-4-12 hex digits); the value is not repeated here")
             }
             self.appAccountToken = uuid.uuidString.lowercased()
         } else {

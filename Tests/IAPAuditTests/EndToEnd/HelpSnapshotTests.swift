@@ -3,13 +3,13 @@ import IAPAudit
 import TestSupport
 import Testing
 
-/// `--help` of the main command and of `run`, from the built binary, against the committed text
+/// `--help` of the main command, of `run` and of `erase`, from the built binary, against the committed text
 /// (`Tests/Fixtures/help/*.snapshot`): a changed option, default or wording shows as a diff of lines.
 struct HelpSnapshotTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/help")
 
-    @Test(arguments: [["--help"], ["run", "--help"]])
+    @Test(arguments: [["--help"], ["run", "--help"], ["erase", "--help"]])
     func helpReadsAsCommitted(_ arguments: [String]) throws {
         // ArgumentParser wraps at the terminal's width; a file is no terminal, and COLUMNS pins it anyway.
         let outcome = try BinaryUnderTest.run(arguments, environment: ["COLUMNS": "100"])

@@ -164,7 +164,8 @@ import Testing
         #expect(try fixture.test.count("SELECT count(*) FROM flag WHERE subject_key LIKE 'erased-%'") > 0)
 
         // A later run over the same inputs, a full detect and a rebuilt clustering bring nothing back.
-        _ = try fixture.test.workspace.run(ExampleData.plan(examples: ReportSiteTests.examples, outputDirectory: fixture.out))
+        _ = try fixture.test.workspace.run(
+            ExampleData.plan(examples: ReportSiteTests.examples, outputDirectory: fixture.out))
         #expect(try fixture.run(["detect", "--full", "--rebuild-store-accounts"]).status == 0)
         #expect(try fixture.run(["reconcile"]).status == 0)
         #expect(try fixture.traces() == [:])
@@ -190,7 +191,8 @@ import Testing
     @Test func refusesWhatIsNotAKeyOrAToken() throws {
         let test = try TestWorkspace()
         func erase(_ arguments: [String]) throws -> BinaryUnderTest.Outcome {
-            try BinaryUnderTest.run(["erase"] + arguments + ["--database-url", test.conninfo, "--as", "a"], timeout: 300)
+            try BinaryUnderTest.run(
+                ["erase"] + arguments + ["--database-url", test.conninfo, "--as", "a"], timeout: 300)
         }
         // A mistyped argument may be the raw username: refused, and never repeated.
         let username = try erase(["--account", "carol@example.com"])
@@ -204,7 +206,9 @@ import Testing
         #expect(try test.count("SELECT count(*) FROM erasure") == 0)
 
         // An account nothing holds: exit 0, said plainly, logged (the request was handled).
-        let unknown = try erase(["--account", String(repeating: "0", count: 8) + String(repeating: "-00000000", count: 7)])
+        let unknown = try erase([
+            "--account", String(repeating: "0", count: 8) + String(repeating: "-00000000", count: 7),
+        ])
         #expect(unknown.status == 0, "\(unknown.stderr)")
         #expect(unknown.stdout.contains("nothing held this customer"), "\(unknown.stdout)")
         #expect(try test.count("SELECT count(*) FROM erasure") == 1)
