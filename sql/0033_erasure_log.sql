@@ -21,24 +21,20 @@ COMMENT ON TABLE erasure IS 'One row per iap-audit erase: who (actor, database_u
     'identifier, the operator''s reference, how many account keys and app account tokens it found, and the rows '
     'changed per table (rows). Never the key or token itself. Appended only.';
 
--- Appended only, as flag_decision is: the record of an erasure is what shows it was done.
+-- Appended only, as flag_decision is: the record of an erasure is what shows it was done. One statement trigger
+-- refuses every UPDATE, DELETE and TRUNCATE, for the owner's ordinary statements too.
 CREATE FUNCTION erasure_refuse_change() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
     RAISE EXCEPTION 'erasure is append-only: % refused', TG_OP USING ERRCODE = 'insufficient_privilege';
 END
 $$;
-CREATE TRIGGER erasure_no_update_or_delete BEFORE UPDATE OR DELETE ON erasure
-    FOR EACH ROW EXECUTE FUNCTION erasure_refuse_change();
-CREATE TRIGGER erasure_no_truncate BEFORE TRUNCATE ON erasure
+CREATE TRIGGER erasure_append_only BEFORE UPDATE OR DELETE OR TRUNCATE ON erasure
     FOR EACH STATEMENT EXECUTE FUNCTION erasure_refuse_change();
 
+-- Nobody but the pipeline writes it (the trigger stops even the pipeline from changing it); analysts may read it.
 REVOKE ALL ON FUNCTION erasure_refuse_change() FROM PUBLIC;
 REVOKE ALL ON erasure FROM PUBLIC;
-DO $$
-BEGIN
-    IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'iap_audit_analyst') THEN
-        GRANT SELECT ON erasure TO iap_audit_analyst;
-    END IF;
-END
-$$;
+DO $$ BEGIN
+    IF to_regrole('iap_audit_analyst') IS NOT NULL THEN GRANT SELECT ON erasure TO iap_audit_analyst; END IF;
+END $$;

@@ -5,21 +5,11 @@
 -- shared token would otherwise reach other customers' accounts).
 -- Statements end with ';' at the end of a line.
 CREATE TEMPORARY TABLE erase_key ON COMMIT DROP AS
-SELECT DISTINCT key
-FROM (
-    SELECT $1::text AS key
-    UNION ALL
-    SELECT account_key FROM receipt WHERE app_account_token = $2::uuid
-) k
-WHERE key IS NOT NULL;
+SELECT $1::text AS key WHERE $1::text IS NOT NULL
+UNION SELECT account_key FROM receipt WHERE app_account_token = $2::uuid AND account_key IS NOT NULL;
 CREATE TEMPORARY TABLE erase_token ON COMMIT DROP AS
-SELECT DISTINCT token
-FROM (
-    SELECT $2::uuid AS token
-    UNION ALL
-    SELECT app_account_token FROM receipt WHERE account_key = $1::text
-) t
-WHERE token IS NOT NULL;
+SELECT $2::uuid AS token WHERE $2::uuid IS NOT NULL
+UNION SELECT app_account_token FROM receipt WHERE account_key = $1::text AND app_account_token IS NOT NULL;
 -- Every spelling of them, as one case-insensitive pattern for the JSON columns (hex digits and dashes only).
 CREATE TEMPORARY TABLE erase_pattern ON COMMIT DROP AS
 SELECT string_agg(needle, '|') AS needles

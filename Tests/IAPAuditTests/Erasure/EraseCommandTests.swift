@@ -12,25 +12,26 @@ import Testing
     /// The demo's data, plus a broken line that names the account (its quarantine excerpt keeps the hash).
     struct Fixture {
         let test: TestWorkspace
-        let out: String
         /// An app account with a flag of its own, and a token whose purchases came as signed transactions.
-        let account: String
-        let token: String
+        let (account, token): (String, String)
+        /// The report folder of the demo's run.
+        var out: String { test.directory.appendingPathComponent("out").path }
 
         init() throws {
             test = try TestWorkspace()
-            out = test.directory.appendingPathComponent("out").path
+            let out = test.directory.appendingPathComponent("out").path
             _ = try test.workspace.run(ExampleData.plan(examples: ReportSiteTests.examples, outputDirectory: out))
-            account = try test.connection.query(
+            let account = try test.connection.query(
                 "SELECT subject_key FROM flag WHERE subject_kind = 'app-account' ORDER BY subject_key LIMIT 1"
             ).first(String.self, "subject_key")
-            token = try test.connection.query(
+            let token = try test.connection.query(
                 """
                 SELECT app_account_token::text AS token FROM purchase
                 WHERE signed_date IS NOT NULL AND app_account_token IS NOT NULL
                 GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1
                 """
             ).first(String.self, "token")
+            (self.account, self.token) = (account, token)
             let broken = #"{"application_username_hash": "\#(account.uppercased())", "response": {"#
             let path = try test.write("more/broken.jsonl", broken + "\n")
             #expect(try run(["ingest", "receipts", path]).status == 0)
