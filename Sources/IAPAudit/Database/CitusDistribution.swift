@@ -58,6 +58,8 @@ package enum CitusDistribution {
         ("apple_history_revision", .coordinator),
         // Triage decisions (docs/triage.md): appended one at a time, read with the flags; beside flag_decide.
         ("flag_decision", .coordinator),
+        // The erasure log (docs/privacy.md): a row per erasure, read with nothing.
+        ("erasure", .coordinator),
         // The receipt side, by receipt id: written by COPY per file, read by receipt.
         ("receipt", .distributed(by: "id", colocatedWith: nil)),
         ("receipt_summary", .distributed(by: "id", colocatedWith: "receipt")),

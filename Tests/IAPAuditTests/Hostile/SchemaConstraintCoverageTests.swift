@@ -50,6 +50,7 @@ struct SchemaConstraintCoverageTests {
         "sales_report_period": "the begin and end dates of stored rows, checked as sales_report_row's",
         "sales_report_finding": "what the parser found, its own text", "flag": "detection's output",
         "flag_decision": "analysts' decisions, checked by flag_decide (docs/triage.md)",
+        "erasure": "the erasure log: counts the erase command computes (docs/privacy.md)",
         "detection_state": "detection's own", "detect_file": "detection's own", "detect_pending": "detection's own",
         "store_account": "detection's clusters", "store_account_member": "detection's clusters",
         "store_account_recorded": "detection's clusters", "store_account_merge": "detection's clusters",
