@@ -19,7 +19,7 @@ struct IAPAuditCommand: ParsableCommand {
         subcommands: [
             RunCommand.self, IngestCommand.self, CatalogCommand.self, ReportCommand.self, HashUsernameCommand.self,
             DetectCommand.self, ReconcileCommand.self, ConfigCommand.self, DatabaseCommand.self, InitCommand.self,
-            GenerateCommand.self, FetchCommand.self, FlagsCommand.self, MonthEndCommand.self,
+            GenerateCommand.self, FetchCommand.self, FlagsCommand.self, MonthEndCommand.self, ServeCommand.self,
         ]
     )
 }
