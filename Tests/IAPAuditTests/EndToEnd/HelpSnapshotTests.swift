@@ -9,7 +9,7 @@ struct HelpSnapshotTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/help")
 
-    @Test(arguments: [["--help"], ["run", "--help"]])
+    @Test(arguments: [["--help"], ["run", "--help"], ["serve", "--help"]])
     func helpReadsAsCommitted(_ arguments: [String]) throws {
         // ArgumentParser wraps at the terminal's width; a file is no terminal, and COLUMNS pins it anyway.
         let outcome = try BinaryUnderTest.run(arguments, environment: ["COLUMNS": "100"])
