@@ -140,7 +140,7 @@ struct ConsoleResponder: Sendable {
     }
 
     static func render(_ page: SitePage, json: Bool) -> Response {
-        json ? respond(.ok, "application/json; charset=utf-8", Array(PageJSON.render(page).utf8)) : html(.ok, page)
+        json ? respond(.ok, "application/json; charset=utf-8", page.json()) : html(.ok, page)
     }
 
     static func html(_ status: HTTPResponse.Status, _ page: SitePage) -> Response {
