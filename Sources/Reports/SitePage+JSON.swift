@@ -37,14 +37,9 @@ extension SitePage {
             appendJSON(cells, to: &out)
             out.write("}")
         case .facts(let facts):
-            out.write("{\"facts\":{")
-            for (index, fact) in facts.enumerated() {
-                if index > 0 { out.write(",") }
-                ReportRenderer.appendJSONString(fact.name, to: &out)
-                out.write(":")
-                appendJSON(fact.value, to: &out)
-            }
-            out.write("}}")
+            out.write("{\"facts\":")
+            appendObject(facts.map { ($0.name, $0.value) }, to: &out) { appendJSON($0, to: &$1) }
+            out.write("}")
         case .table(let columns, let rows):
             out.write("{\"table\":{\"columns\":")
             appendJSON(columns.map(Cell.text), to: &out)
@@ -95,14 +90,21 @@ extension SitePage {
             }
             out.write("]")
         case .object(let members):
-            out.write("{")
-            for (index, member) in members.enumerated() {
-                if index > 0 { out.write(",") }
-                ReportRenderer.appendJSONString(member.name, to: &out)
-                out.write(":")
-                appendJSON(member.value, to: &out)
-            }
-            out.write("}")
+            appendObject(members.map { ($0.name, $0.value) }, to: &out) { appendJSON($0, to: &$1) }
         }
+    }
+
+    /// A JSON object of `members` in their order, each value written by `value`.
+    private static func appendObject<Value>(
+        _ members: [(String, Value)], to out: inout RenderBuffer, value: (Value, inout RenderBuffer) -> Void
+    ) {
+        out.write("{")
+        for (index, member) in members.enumerated() {
+            if index > 0 { out.write(",") }
+            ReportRenderer.appendJSONString(member.0, to: &out)
+            out.write(":")
+            value(member.1, &out)
+        }
+        out.write("}")
     }
 }
