@@ -9,17 +9,12 @@ import Testing
         .enabled(
             if: HeadlessChromium.isInstalled,
             "Chromium is not installed at \(HeadlessChromium.path): apt-get install chromium (.ci/run does)"))
-    func loadFilterDismissAndSeeItDismissed() async throws {
+    func loadFilterDismissAndSeeItDismissed() throws {
         let console = try ConsoleFixture()
         try console.start()
-        let browser: HeadlessChromium
-        do {
-            browser = try HeadlessChromium()
-        } catch {
-            try await console.stop()
-            throw error
-        }
-        do {
+        try console.running {
+            let browser = try HeadlessChromium()
+            defer { browser.close() }
             let carol = try console.flagIDs()[0]
             try browser.navigate(console.base + "/flags.html")
             try browser.wait(for: "document.body.innerText.includes('2 flags')")
@@ -67,12 +62,7 @@ import Testing
 
             try browser.navigate(console.base + "/flags.html")
             try browser.wait(for: "document.body.innerText.includes('1 flag.')")
-        } catch {
-            browser.close()
-            try await console.stop()
-            throw error
         }
-        browser.close()
-        try await console.stop()
+        try console.stop()
     }
 }

@@ -8,6 +8,9 @@ import TestSupport
 /// `iap-audit serve` started through the binary on an ephemeral port, over a fresh database with two flags (one
 /// not-authentic receipt each from carol and dave: the invalid-receipts rule flags both accounts). Its stderr is the
 /// console's log; requests go through AsyncHTTPClient, redirects not followed (a 303 is what a form answers).
+///
+/// Everything here blocks its thread (waits on NIO's futures, not `await`): in the whole suite, tests that run the
+/// binary for minutes hold the cooperative threads, and an awaiting test would wait for one to be free to resume.
 final class ConsoleFixture: @unchecked Sendable {
     static let receipts = """
         {"application_username": "carol@example.com", "recorded_at": "2026-03-01T10:00:00Z", \
@@ -76,12 +79,12 @@ final class ConsoleFixture: @unchecked Sendable {
 
     /// Stops the console (SIGTERM, as Ctrl-C would) and returns its exit status and whole log.
     @discardableResult
-    func stop() async throws -> (status: Int32, log: String) {
-        try await client.shutdown()
+    func stop() throws -> (status: Int32, log: String) {
+        try client.syncShutdown()
         guard let process else { return (0, "") }
         if process.isRunning { process.terminate() }
         let deadline = Date().addingTimeInterval(20)
-        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        while process.isRunning && Date() < deadline { usleep(50_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         let log = self.log
@@ -89,18 +92,27 @@ final class ConsoleFixture: @unchecked Sendable {
         return (process.terminationStatus, log)
     }
 
-    func get(_ path: String, headers: [(String, String)] = []) async throws -> Reply {
-        var request = HTTPClientRequest(url: base + path)
+    /// Runs `body` with the console started, and stops it however `body` ends.
+    func running(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch {
+            try? stop()
+            throw error
+        }
+    }
+
+    func get(_ path: String, headers: [(String, String)] = []) throws -> Reply {
+        var request = try HTTPClient.Request(url: base + path)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
-        return try await send(request)
+        return try send(request)
     }
 
     /// Posts `form` as a browser on the console's own page would: with its `Origin` (or `origin`, nil for none).
     func post(
         _ path: String, form: [(String, String)], origin: String? = "", headers: [(String, String)] = []
-    ) async throws -> Reply {
-        var request = HTTPClientRequest(url: base + path)
-        request.method = .POST
+    ) throws -> Reply {
+        var request = try HTTPClient.Request(url: base + path, method: .POST)
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         if let origin { request.headers.add(name: "Origin", value: origin.isEmpty ? base : origin) }
         for (name, value) in headers { request.headers.add(name: name, value: value) }
@@ -108,14 +120,15 @@ final class ConsoleFixture: @unchecked Sendable {
         let body = form.map { name, value in
             "\(name)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
         }.joined(separator: "&")
-        request.body = .bytes(ByteBuffer(string: body))
-        return try await send(request)
+        request.body = .string(body)
+        return try send(request)
     }
 
-    private func send(_ request: HTTPClientRequest) async throws -> Reply {
-        let response = try await client.execute(request, timeout: .seconds(60))
-        let body = try await response.body.collect(upTo: 16 * 1024 * 1024)
-        return Reply(status: Int(response.status.code), headers: response.headers, body: String(buffer: body))
+    private func send(_ request: HTTPClient.Request) throws -> Reply {
+        let response = try client.execute(request: request, deadline: .now() + .seconds(60)).wait()
+        return Reply(
+            status: Int(response.status.code), headers: response.headers,
+            body: response.body.map { String(buffer: $0) } ?? "")
     }
 
     /// The flags' ids, carol's first.
