@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // C at the edge: module maps and shims only.
@@ -96,9 +97,23 @@ let package = Package(
             swiftSettings: strictSettings,
             plugins: ["EmbedResources"]
         ),
+        // `iap-audit serve`: the triage console over HTTP (Hummingbird). A target of its own, so the pipeline never
+        // depends on a server library.
+        .target(
+            name: "Console",
+            dependencies: [
+                "IAPAudit", "Reports", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            exclude: ["README.md"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "iap-audit",
-            dependencies: ["IAPAudit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "IAPAudit", "Console", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             exclude: ["README.md"], swiftSettings: strictSettings
         ),
 
@@ -191,6 +206,15 @@ let package = Package(
             dependencies: [
                 "IAPAudit", "Postgres", "EmbeddedPostgres", "AppStoreFormats", "SyntheticData", "Gzip", "TestSupport",
                 "AppleAPI", "AppleStandIn", .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // `iap-audit serve` through the binary: a real server on an ephemeral port, requests through AsyncHTTPClient.
+        .testTarget(
+            name: "ConsoleTests",
+            dependencies: [
+                "TestSupport", "Postgres", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),

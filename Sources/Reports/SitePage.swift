@@ -40,6 +40,8 @@ package struct SitePage: Sendable {
         case note(String)
         /// The report's chart of `table`, drawn as the report pages draw it.
         case chart(ReportTable, ChartSpec)
+        /// A form: only the live pages of `iap-audit serve` have them (`SiteForm`).
+        case form(SiteForm)
     }
 
     /// The page title (also the `<h1>`).
@@ -64,8 +66,12 @@ package struct SitePage: Sendable {
     /// The page as the bytes of an HTML file.
     package func html() -> [UInt8] {
         var out = RenderBuffer()
+        // The forms' style only where there are forms: the written site's pages stay byte for byte as they were.
+        let hasForm = blocks.contains { if case .form = $0 { true } else { false } }
         ReportRenderer.appendDocumentHead(
-            title: title, style: ReportRenderer.stylesheet + ReportRenderer.cardStylesheet + Self.stylesheet, to: &out)
+            title: title,
+            style: ReportRenderer.stylesheet + ReportRenderer.cardStylesheet + Self.stylesheet
+                + (hasForm ? SiteForm.stylesheet : ""), to: &out)
         if !breadcrumbs.isEmpty {
             out.write("<nav class=\"crumbs\">")
             for (index, crumb) in breadcrumbs.enumerated() {
@@ -93,6 +99,8 @@ package struct SitePage: Sendable {
             out.write("</p>\n")
         case .chart(let table, let spec):
             ReportRenderer.appendChart(table, spec: spec, to: &out)
+        case .form(let form):
+            form.append(to: &out)
         case .note(let text):
             ReportRenderer.appendElement("<p class=\"note\">", text, "</p>\n", to: &out)
         case .facts(let facts):

@@ -20,7 +20,7 @@ struct IAPAuditCommand: ParsableCommand {
             RunCommand.self, IngestCommand.self, CatalogCommand.self, ReportCommand.self, HashUsernameCommand.self,
             DetectCommand.self, ReconcileCommand.self, ConfigCommand.self, DatabaseCommand.self, InitCommand.self,
             GenerateCommand.self, FetchCommand.self, FlagsCommand.self, EvidenceCommand.self, MonthEndCommand.self,
-            EraseCommand.self,
+            EraseCommand.self, ServeCommand.self,
         ]
     )
 }

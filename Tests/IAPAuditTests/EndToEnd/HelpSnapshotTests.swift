@@ -3,7 +3,7 @@ import IAPAudit
 import TestSupport
 import Testing
 
-/// `--help` of the main command, of `run`, `evidence` and `erase`, from the built binary, against the committed text
+/// `--help` of the main command, of `run`, `evidence`, `erase` and `serve`, from the built binary, against the committed text
 /// (`Tests/Fixtures/help/*.snapshot`): a changed option, default or wording shows as a diff of lines.
 struct HelpSnapshotTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -12,7 +12,7 @@ struct HelpSnapshotTests {
     @Test(
         arguments: [
             ["--help"], ["run", "--help"], ["evidence", "--help"], ["evidence", "export", "--help"],
-            ["evidence", "verify", "--help"], ["erase", "--help"],
+            ["evidence", "verify", "--help"], ["erase", "--help"], ["serve", "--help"],
         ])
     func helpReadsAsCommitted(_ arguments: [String]) throws {
         // ArgumentParser wraps at the terminal's width; a file is no terminal, and COLUMNS pins it anyway.
