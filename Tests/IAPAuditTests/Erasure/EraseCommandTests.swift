@@ -48,7 +48,7 @@ import Testing
                 let folder = test.directory.appendingPathComponent("figures-\(UUID().uuidString)").path
                 let outcome = try run(["report", report, "--format", "csv", "--out", folder])
                 #expect(outcome.status == 0, "\(report): \(outcome.stderr)")
-                figures[report] = EraseCommandTests.withoutRunIDs(
+                figures[report] = EraseCommandTests.withoutRowIdentities(
                     try String(contentsOfFile: folder + "/\(report).csv", encoding: .utf8))
             }
             return figures
@@ -91,14 +91,16 @@ import Testing
         }
     }
 
-    /// A report's CSV without its run_id column: a later reconcile writes the same lines under its own run.
-    static func withoutRunIDs(_ csv: String) -> String {
+    /// A report's CSV without the columns that name rows rather than amounts: a later reconcile writes the same
+    /// lines under its own run (`run_id`) and new line ids (the bridge's `trace`).
+    static func withoutRowIdentities(_ csv: String) -> String {
         let lines = csv.split(separator: "\r\n", omittingEmptySubsequences: false).map {
             $0.split(separator: ",", omittingEmptySubsequences: false)
         }
-        guard let column = lines.first?.firstIndex(of: "run_id") else { return csv }
+        guard let header = lines.first else { return csv }
+        let dropped = Set(header.indices.filter { ["run_id", "trace"].contains(header[$0]) })
         return lines.map { fields in
-            fields.enumerated().filter { $0.offset != column }.map(\.element).joined(separator: ",")
+            fields.enumerated().filter { !dropped.contains($0.offset) }.map(\.element).joined(separator: ",")
         }.joined(separator: "\r\n")
     }
 
