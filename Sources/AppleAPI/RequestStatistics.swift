@@ -1,5 +1,5 @@
 /// What a client did: requests and retries, bytes received, and how long requests were on the network.
-public struct RequestStatistics: Sendable, Equatable {
+public struct RequestStatistics: Sendable, Equatable, Codable {
     /// Attempts sent, retries included.
     public var requests = 0
     /// Attempts that were retries (after a 429, a 5xx or a broken connection).
@@ -26,4 +26,6 @@ public struct RequestStatistics: Sendable, Equatable {
         sum.backoffSeconds += rhs.backoffSeconds
         return sum
     }
+
+    public static func += (lhs: inout RequestStatistics, rhs: RequestStatistics) { lhs = lhs + rhs }
 }

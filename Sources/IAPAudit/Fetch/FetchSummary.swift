@@ -1,6 +1,8 @@
+package import AppleAPI
+
 /// What one fetch did: per report kind, what was already held, fetched, or not there yet; the requests it took; and
 /// why it stopped, when it failed. Stored in the run's record and printed.
-package struct FetchSummary: Sendable, Codable, Equatable {
+package struct FetchSummary: Sendable, Encodable, Equatable {
     /// Counts for one report kind.
     package struct ReportCounts: Sendable, Codable, Equatable {
         /// Periods whose file the spool already held (or that Apple said had no sales, long enough ago).
@@ -64,16 +66,11 @@ package struct FetchSummary: Sendable, Codable, Equatable {
     package var reports: [String: ReportCounts] = [:]
     /// The periods Apple has not published yet, by file name (asked again next run).
     package var notPublished: [String] = []
-    /// Requests sent (retries included), retries, and 429 answers.
-    package var requests = 0
-    package var retries = 0
-    package var rateLimited = 0
-    /// Bytes received.
-    package var bytes = 0
-    /// Seconds: the fetch's wall time, the requests' time on the network (summed), and the time spent backing off.
+    /// What the requests cost, every client's added up: requests, retries, 429 answers, bytes, network and backoff
+    /// seconds.
+    package var requestStatistics = RequestStatistics()
+    /// The fetch's wall time, in seconds.
     package var seconds = 0.0
-    package var networkSeconds = 0.0
-    package var backoffSeconds = 0.0
     /// Why the fetch stopped early; nil when it did all it set out to do.
     package var failure: String?
     /// The exit code the failure means (76, 77, 78), 0 when none.
@@ -82,6 +79,25 @@ package struct FetchSummary: Sendable, Codable, Equatable {
     package var isDryRun = false
 
     package init() {}
+
+    private enum CodingKeys: String, CodingKey {
+        case history, notifications, reports, notPublished, seconds, failure, exitCode, isDryRun
+    }
+
+    /// The request counters are stored beside the other keys, not nested, as they were before they were a
+    /// `RequestStatistics`: stored run records and the queries that read them keep one shape.
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(history, forKey: .history)
+        try container.encodeIfPresent(notifications, forKey: .notifications)
+        try container.encode(reports, forKey: .reports)
+        try container.encode(notPublished, forKey: .notPublished)
+        try container.encode(seconds, forKey: .seconds)
+        try container.encodeIfPresent(failure, forKey: .failure)
+        try container.encode(exitCode, forKey: .exitCode)
+        try container.encode(isDryRun, forKey: .isDryRun)
+        try requestStatistics.encode(to: encoder)
+    }
 
     /// Every kind's counts added up.
     package var total: ReportCounts {

@@ -1,3 +1,4 @@
+internal import AppleAPI
 package import Foundation
 
 /// Writes a run's figures in Prometheus text format for node_exporter's textfile collector.
@@ -57,14 +58,16 @@ package enum MetricsFile {
                     ("state=\"not_published\"", "\(total.notPublished)"), ("state=\"no_sales\"", "\(total.noSales)"),
                     ("state=\"not_asked\"", "\(total.pending)"),
                 ])
+            let requests = fetch.requestStatistics
             metric(
                 "iap_audit_fetch_requests", "Requests the last run sent to Apple, by kind.", "gauge",
                 [
-                    ("kind=\"all\"", "\(fetch.requests)"), ("kind=\"retry\"", "\(fetch.retries)"),
-                    ("kind=\"rate_limited\"", "\(fetch.rateLimited)"),
+                    ("kind=\"all\"", "\(requests.requests)"), ("kind=\"retry\"", "\(requests.retries)"),
+                    ("kind=\"rate_limited\"", "\(requests.rateLimited)"),
                 ])
             metric(
-                "iap_audit_fetch_bytes", "Bytes the last run received from Apple.", "gauge", [("", "\(fetch.bytes)")])
+                "iap_audit_fetch_bytes", "Bytes the last run received from Apple.", "gauge",
+                [("", "\(requests.bytes)")])
             metric(
                 "iap_audit_fetch_failed", "1 when the last run's fetch failed (its exit code says how).", "gauge",
                 [("", fetch.failure == nil ? "0" : "1")])

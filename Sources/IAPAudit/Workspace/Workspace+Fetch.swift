@@ -14,7 +14,11 @@ extension Workspace {
         var summary = FetchSummary()
         summary.isDryRun = plan.isDryRun
         defer {
-            logger.info("fetch finished", metadata: ["requests": "\(summary.requests)", "bytes": "\(summary.bytes)"])
+            logger.info(
+                "fetch finished",
+                metadata: [
+                    "requests": "\(summary.requestStatistics.requests)", "bytes": "\(summary.requestStatistics.bytes)",
+                ])
         }
         if let reports = plan.reports {
             try fetchReports(reports, plan: plan, runID: runID, stop: stop, into: &summary)
@@ -124,13 +128,7 @@ extension Workspace {
 
     /// Adds what `http`'s requests cost to the summary.
     func count(_ http: AppleHTTPClient, into summary: inout FetchSummary) {
-        let statistics = http.statistics
-        summary.requests += statistics.requests
-        summary.retries += statistics.retries
-        summary.rateLimited += statistics.rateLimited
-        summary.bytes += statistics.bytes
-        summary.networkSeconds += statistics.networkSeconds
-        summary.backoffSeconds += statistics.backoffSeconds
+        summary.requestStatistics += http.statistics
     }
 
     /// Records the failure that ended a part of the fetch (the first one decides the exit code); a stop request is

@@ -1,3 +1,4 @@
+import AppleAPI
 import Foundation
 import Testing
 
@@ -12,13 +13,13 @@ struct FetchSummaryRecordTests {
         summary.reports["sales-daily"]?.fetched = 2
         summary.reports["sales-daily"]?.bytes = 300
         summary.notPublished = ["S_D_1_20260301.txt.gz"]
-        summary.requests = 7
-        summary.retries = 2
-        summary.rateLimited = 1
-        summary.bytes = 512
+        summary.requestStatistics.requests = 7
+        summary.requestStatistics.retries = 2
+        summary.requestStatistics.rateLimited = 1
+        summary.requestStatistics.bytes = 512
         summary.seconds = 1.5
-        summary.networkSeconds = 0.25
-        summary.backoffSeconds = 0.5
+        summary.requestStatistics.networkSeconds = 0.25
+        summary.requestStatistics.backoffSeconds = 0.5
         summary.failure = "stopped"
         summary.exitCode = 76
         let json = String(decoding: try JSONEncoder.sorted.encode(summary), as: UTF8.self)

@@ -1,3 +1,4 @@
+internal import AppleAPI
 internal import Foundation
 
 /// Fetching from Apple (`fetch`, and the first stage of `run` with an `[apple.*]` section): what the spool lacks, then
@@ -113,11 +114,13 @@ extension FetchSummary {
             lines.append("  not published yet: \(shown)" + (notPublished.count > 5 ? ", …" : ""))
         }
         if !isDryRun {
+            let cost = requestStatistics
             lines.append(
-                "requests: \(requests) (\(retries) retries, \(rateLimited) rate-limited), \(Self.bytes(bytes)), "
+                "requests: \(cost.requests) (\(cost.retries) retries, \(cost.rateLimited) rate-limited), "
+                    + "\(Self.bytes(cost.bytes)), "
                     + String(
-                        format: "%.1f s on the network, %.1f s backing off, %.1f s in all", networkSeconds,
-                        backoffSeconds, seconds))
+                        format: "%.1f s on the network, %.1f s backing off, %.1f s in all", cost.networkSeconds,
+                        cost.backoffSeconds, seconds))
         }
         return lines
     }
