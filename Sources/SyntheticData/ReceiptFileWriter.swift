@@ -86,4 +86,12 @@ final class ReceiptFileWriter {
             throw SyntheticDataError.cannotWrite(path: path, reason: "cannot create the file")
         }
     }
+
+    /// Writes a manifest as every generator's manifest is written: indented, keys sorted so the same data gives the
+    /// same bytes, and `/` unescaped so paths read as paths.
+    static func writeManifest(_ path: String, _ manifest: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try writeFile(path, bytes: Array(try encoder.encode(manifest)))
+    }
 }

@@ -30,9 +30,7 @@ package struct FraudPatternWriter: Sendable {
         let manifest = FraudManifest(
             file: Self.receiptFile, planted: plan.planted, traps: plan.traps,
             testerAccountKeys: plan.testerAccountKeys)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try ReceiptFileWriter.writeFile(directory + "/" + Self.manifestFile, bytes: Array(try encoder.encode(manifest)))
+        try ReceiptFileWriter.writeManifest(directory + "/" + Self.manifestFile, manifest)
         return manifest
     }
 }

@@ -81,10 +81,7 @@ package struct MonthEndYearWriter {
         let manifest = MonthEndManifest(
             fiscalYear: fiscalYear, bankCurrency: MonthEndYear.bankCurrency, months: months, plants: year.plants,
             files: files, trustedRoot: "month-end-root.der", catalog: "month-end-catalog.json")
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try ReceiptFileWriter.writeFile(
-            directory + "/month-end-manifest.json", bytes: Array(try encoder.encode(manifest)))
+        try ReceiptFileWriter.writeManifest(directory + "/month-end-manifest.json", manifest)
         return manifest
 
         func write(_ text: String, to name: String) throws {

@@ -107,9 +107,7 @@ package struct SalesReportGenerator: Sendable {
             manifest.weeklyFiles.append(name)
             monday += 7
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try ReceiptFileWriter.writeFile(directory + "/sales-manifest.json", bytes: Array(try encoder.encode(manifest)))
+        try ReceiptFileWriter.writeManifest(directory + "/sales-manifest.json", manifest)
         return manifest
     }
 

@@ -116,9 +116,7 @@ package struct SignedRecordWriter: Sendable {
         let manifest = SignedManifest(
             scenario: scenario, rootCertificate: Self.rootCertificateFile, files: files, records: records,
             entries: entries, planted: planted, traps: traps, verifiedTransactions: verified.count)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try ReceiptFileWriter.writeFile(directory + "/" + Self.manifestFile, bytes: Array(try encoder.encode(manifest)))
+        try ReceiptFileWriter.writeManifest(directory + "/" + Self.manifestFile, manifest)
         return manifest
     }
 }
