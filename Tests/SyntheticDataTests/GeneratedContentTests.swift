@@ -15,7 +15,7 @@ struct GeneratedContentTests {
     /// Generates `scenario` into a temporary directory and reads it back.
     private func generate(_ scenario: ReceiptScenario) throws -> (GenerationManifest, GeneratedDataReader, Data) {
         let directory = try TemporaryDirectory()
-        let manifest = try ReceiptDataGenerator(scenario: scenario).write(to: directory.path, compress: false)
+        let manifest = try directory.writeReceipts(scenario)
         let reader = try GeneratedDataReader(directory: directory.path, files: manifest.files.map(\.path))
         var all = Data()
         for file in manifest.files { all += try directory.contents(of: file.path) }

@@ -22,10 +22,10 @@ struct RealSizedReceiptDataTests {
 
     @Test func blobsHaveAboutTheLengthAskedAndShareMostOfIt() throws {
         let directory = try TemporaryDirectory()
-        var scenario = ReceiptScenario.small
-        scenario.badRecordRate = 0
-        scenario.receiptDataLength = 2048
-        let manifest = try ReceiptDataGenerator(scenario: scenario).write(to: directory.path, compress: false)
+        let manifest = try directory.writeReceipts {
+            $0.badRecordRate = 0
+            $0.receiptDataLength = 2048
+        }
         let blobs = try receiptData(in: directory, manifest)
         #expect(blobs.count > 100)
         for blob in blobs {
@@ -41,7 +41,7 @@ struct RealSizedReceiptDataTests {
 
     @Test func withoutALengthTheBlobsAreTheShortStandIns() throws {
         let directory = try TemporaryDirectory()
-        let manifest = try ReceiptDataGenerator(scenario: .small).write(to: directory.path, compress: false)
+        let manifest = try directory.writeReceipts()
         let blobs = try receiptData(in: directory, manifest)
         #expect(blobs.count > 100)
         #expect(blobs.allSatisfy { (96 + 4)...(240 + 24) ~= $0.utf8.count })

@@ -35,10 +35,10 @@ struct ReceiptDataGeneratorTests {
 
     @Test func writesStableLayoutOfDailyPartFiles() throws {
         let directory = try TemporaryDirectory()
-        var scenario = ReceiptScenario.small
-        scenario.days = 2
-        scenario.filesPerDay = 3
-        let manifest = try ReceiptDataGenerator(scenario: scenario).write(to: directory.path, compress: false)
+        let manifest = try directory.writeReceipts {
+            $0.days = 2
+            $0.filesPerDay = 3
+        }
         #expect(
             manifest.files.map(\.path) == [
                 "receipts/2014-03-01/part-0001.jsonl", "receipts/2014-03-01/part-0002.jsonl",
@@ -67,7 +67,7 @@ struct ReceiptDataGeneratorTests {
 
     @Test func manifestFileDecodesToTheReturnedManifest() throws {
         let directory = try TemporaryDirectory()
-        let manifest = try ReceiptDataGenerator(scenario: .small).write(to: directory.path, compress: false)
+        let manifest = try directory.writeReceipts()
         let decoded = try JSONDecoder().decode(
             GenerationManifest.self, from: try directory.contents(of: "manifest.json"))
         #expect(decoded == manifest)
@@ -77,7 +77,7 @@ struct ReceiptDataGeneratorTests {
 
     @Test func catalogHasDocumentedShape() throws {
         let directory = try TemporaryDirectory()
-        _ = try ReceiptDataGenerator(scenario: .small).write(to: directory.path, compress: false)
+        _ = try directory.writeReceipts()
         let catalog = try #require(
             try JSONSerialization.jsonObject(with: directory.contents(of: "catalog.json")) as? [String: Any])
         let apps = try #require(catalog["apps"] as? [[String: String]])
@@ -101,8 +101,7 @@ struct ReceiptDataGeneratorTests {
 
     @Test func benchmarkPresetReachesItsTargetWithinOneReceiptPerFile() throws {
         let directory = try TemporaryDirectory()
-        let manifest = try ReceiptDataGenerator(scenario: .benchmark(entries: 20_000))
-            .write(to: directory.path, compress: false)
+        let manifest = try directory.writeReceipts(.benchmark(entries: 20_000))
         #expect(manifest.files.count == 28)
         #expect(manifest.transactionEntries >= 20_000)
         // Each file stops at the first receipt that reaches its quota; a receipt lists well under 100 entries.

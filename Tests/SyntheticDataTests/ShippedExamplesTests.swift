@@ -13,7 +13,7 @@ struct ShippedExamplesTests {
 
     @Test func generatorReproducesTheShippedExamples() throws {
         let directory = try TemporaryDirectory()
-        let receipts = try ReceiptDataGenerator(scenario: .small).write(to: directory.path, compress: false)
+        let receipts = try directory.writeReceipts()
         _ = try FraudPatternWriter().write(to: directory.path)
         _ = try SalesReportGenerator().write(to: directory.path, receipts: receipts)
         let signed = try SignedRecordWriter(scenario: StoreKit2Scenario()).write(to: directory.path, compress: false)

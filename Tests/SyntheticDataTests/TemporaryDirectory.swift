@@ -1,5 +1,7 @@
 import Foundation
 
+@testable import SyntheticData
+
 /// A fresh directory under the system's temporary directory, removed when the test is done with it.
 struct TemporaryDirectory: ~Copyable {
     let path: String
@@ -31,5 +33,16 @@ struct TemporaryDirectory: ~Copyable {
     /// The bytes of a file under the directory.
     func contents(of relativePath: String) throws -> Data {
         try Data(contentsOf: URL(fileURLWithPath: path + "/" + relativePath))
+    }
+}
+
+extension TemporaryDirectory {
+    /// Writes `scenario`, changed first by `adjust`, into this directory as plain `.jsonl` (readable without gunzip).
+    func writeReceipts(
+        _ scenario: ReceiptScenario = .small, _ adjust: (inout ReceiptScenario) -> Void = { _ in }
+    ) throws -> GenerationManifest {
+        var scenario = scenario
+        adjust(&scenario)
+        return try ReceiptDataGenerator(scenario: scenario).write(to: path, compress: false)
     }
 }

@@ -124,16 +124,12 @@ struct KnownFilesTests {
 
     @Test func aFileReadOnlyUpToItsLastCompleteLineIsNotTakenForDone() throws {
         let test = try TestWorkspace()
-        let complete = LiveSpoolTests.record(3)
-        let cut = complete.utf8.count / 2
-        let path = try test.write(
-            "spool/today.jsonl",
-            LiveSpoolTests.lines(1...2) + String(decoding: Array(complete.utf8).prefix(cut), as: UTF8.self))
+        let (path, rest) = try LiveSpoolTests.writeHalfWrittenSpool(test)
         let first = try test.workspace.ingestReceipts(paths: [path])
         #expect(first.stored == 2)
         #expect(try test.count("SELECT count(*) FROM known_file") == 0)
 
-        try LiveSpoolTests.append(String(decoding: Array(complete.utf8).dropFirst(cut), as: UTF8.self) + "\n", to: path)
+        try LiveSpoolTests.append(rest, to: path)
         let second = try test.workspace.ingestReceipts(paths: [path])
         #expect(second.stored == 1)
         #expect(second.filesUnchanged == 0)

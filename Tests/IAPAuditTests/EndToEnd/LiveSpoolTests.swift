@@ -21,6 +21,16 @@ struct LiveSpoolTests {
         numbers.map { record($0) }.joined(separator: "\n") + "\n"
     }
 
+    /// Writes `spool/today.jsonl` as a recorder leaves it mid-write: two records, then half of a third. Returns its
+    /// path and the rest of the third record, for the recorder to finish it with.
+    static func writeHalfWrittenSpool(_ test: TestWorkspace) throws -> (path: String, rest: String) {
+        let third = Array(record(3).utf8)
+        let cut = third.count / 2
+        let path = try test.write(
+            "spool/today.jsonl", lines(1...2) + String(decoding: third.prefix(cut), as: UTF8.self))
+        return (path, String(decoding: third.dropFirst(cut), as: UTF8.self) + "\n")
+    }
+
     static func append(_ text: String, to path: String) throws {
         let handle = try #require(FileHandle(forWritingAtPath: path))
         defer { try? handle.close() }
@@ -58,15 +68,12 @@ struct LiveSpoolTests {
 
     @Test func aHalfWrittenLastLineWaitsForTheNextRunInsteadOfTheQuarantine() throws {
         let test = try TestWorkspace()
-        let complete = Self.record(3)
-        let cut = complete.utf8.count / 2
-        let path = try test.write(
-            "spool/today.jsonl", Self.lines(1...2) + String(decoding: Array(complete.utf8).prefix(cut), as: UTF8.self))
+        let (path, rest) = try Self.writeHalfWrittenSpool(test)
         let first = try test.workspace.ingestReceipts(paths: [path])
         #expect(first.stored == 2)
         #expect(first.quarantined == 0)
 
-        try Self.append(String(decoding: Array(complete.utf8).dropFirst(cut), as: UTF8.self) + "\n", to: path)
+        try Self.append(rest, to: path)
         let second = try test.workspace.ingestReceipts(paths: [path])
         #expect(second.stored == 1)
         #expect(second.quarantined == 0)
