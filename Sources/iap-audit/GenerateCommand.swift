@@ -8,21 +8,26 @@ struct GenerateCommand: ParsableCommand {
         commandName: "generate", abstract: "Write deterministic synthetic data (for benchmarks and examples).",
         subcommands: [Receipts.self, MonthEnd.self])
 
+    /// Where both generators write, and whether they compress.
+    struct Output: ParsableArguments {
+        @Option(help: "Output directory.")
+        var out: String
+
+        @Flag(help: "Write plain .jsonl instead of .jsonl.gz.")
+        var plain = false
+    }
+
     struct Receipts: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write a catalog, recorded receipts and a manifest of what was written.")
 
-        @Option(help: "Output directory.")
-        var out: String
+        @OptionGroup var output: Output
 
         @Option(help: "Transaction entries to aim for (0: the small example preset).")
         var entries = 0
 
         @Option(help: "Random seed; the same seed writes the same bytes (default: the preset's).")
         var seed: UInt64?
-
-        @Flag(help: "Write plain .jsonl instead of .jsonl.gz.")
-        var plain = false
 
         @Flag(help: "Also write matching daily and weekly sales reports (with planted discrepancies) into reports/.")
         var withSales = false
@@ -58,7 +63,8 @@ struct GenerateCommand: ParsableCommand {
 
         func run() throws {
             try SyntheticDataSet.write(
-                to: out, entries: entries, seed: seed, compress: !plain, withFraud: withFraud, withSales: withSales,
+                to: output.out, entries: entries, seed: seed, compress: !output.plain, withFraud: withFraud,
+                withSales: withSales,
                 withStoreKit2: withStoreKit2, storeKit2Accounts: storeKit2Accounts,
                 receiptDataLength: receiptDataLength
             ) { print($0) }
@@ -77,17 +83,13 @@ struct GenerateCommand: ParsableCommand {
                 shows it under.
                 """)
 
-        @Option(help: "Output directory.")
-        var out: String
+        @OptionGroup var output: Output
 
         @Option(help: "Apple's fiscal year (2026: fiscal October 2025 through fiscal September 2026).")
         var fiscalYear: Int?
 
         @Option(help: "Random seed of the signing keys (default: the generator's).")
         var seed: UInt64?
-
-        @Flag(help: "Write plain .jsonl instead of .jsonl.gz.")
-        var plain = false
 
         func validate() throws {
             if let fiscalYear, !(1972...9998).contains(fiscalYear) {
@@ -97,7 +99,7 @@ struct GenerateCommand: ParsableCommand {
 
         func run() throws {
             try SyntheticDataSet.writeMonthEnd(
-                to: out, fiscalYear: fiscalYear, seed: seed, compress: !plain
+                to: output.out, fiscalYear: fiscalYear, seed: seed, compress: !output.plain
             ) { print($0) }
         }
     }
