@@ -39,9 +39,11 @@ final class DecodedHeaders: Sendable {
     /// ingest's CPU.
     private static func equal(_ stored: [UInt8], _ text: ArraySlice<UInt8>) -> Bool {
         guard stored.count == text.count else { return false }
-        guard !stored.isEmpty else { return true }
         return stored.withUnsafeBytes { a in
-            text.withUnsafeBytes { b in memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+            text.withUnsafeBytes { b in
+                guard let first = a.baseAddress, let second = b.baseAddress else { return a.isEmpty }
+                return memcmp(first, second, a.count) == 0
+            }
         }
     }
 }
