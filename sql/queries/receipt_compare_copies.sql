@@ -12,7 +12,8 @@
 -- is one per record, a marked copy first (a verifyReceipt answer lists a transaction in in_app and in
 -- latest_receipt_info, and only the latter carries is_upgraded); a copy that disagrees on the product is a conflict,
 -- not a state. What Apple said when is receipt_merge.sql's rule: a signed copy's signedDate, else its receipt's
--- request date, creation date or recording.
+-- request date, creation date or recording. A copy whose state is the stored transaction's (state_moves false, the
+-- comparison what stands makes below) cannot move it: see stage_observed.state_may_change.
 WITH compared AS MATERIALIZED (
     SELECT *
     FROM (
@@ -21,6 +22,12 @@ WITH compared AS MATERIALIZED (
             s.transaction_id, s.product_id, s.purchase_date, s.original_transaction_id, s.expires_date, s.signed_date,
             s.cancellation_date, s.cancellation_reason, s.is_upgraded, s.revocation_date, s.revocation_reason,
             s.revocation_type, s.revocation_percentage,
+            (s.cancellation_date IS DISTINCT FROM p.cancellation_date
+             OR s.cancellation_reason IS DISTINCT FROM p.cancellation_reason
+             OR (coalesce(s.is_upgraded, false) AND p.is_upgraded IS DISTINCT FROM true)
+             OR s.revocation_date IS DISTINCT FROM p.revocation_date
+             OR s.revocation_type IS DISTINCT FROM p.revocation_type
+             OR s.revocation_percentage IS DISTINCT FROM p.revocation_percentage) AS state_moves,
             (p.product_id IS DISTINCT FROM s.product_id
              OR date_trunc('second', p.purchase_date) IS DISTINCT FROM date_trunc('second', s.purchase_date)
              OR p.original_transaction_id IS DISTINCT FROM s.original_transaction_id) AS disagrees
@@ -28,7 +35,8 @@ WITH compared AS MATERIALIZED (
         -- LATERAL … LIMIT 1 (the key is unique) keeps this one index probe per staged copy: a hash join would read
         -- the whole purchase table for every file.
         CROSS JOIN LATERAL (
-            SELECT id, has_state, product_id, purchase_date, original_transaction_id, expires_date
+            SELECT id, has_state, product_id, purchase_date, original_transaction_id, expires_date, cancellation_date,
+                cancellation_reason, is_upgraded, revocation_date, revocation_type, revocation_percentage
             FROM purchase
             WHERE environment = s.environment AND transaction_id = s.transaction_id
             LIMIT 1
@@ -54,7 +62,12 @@ WITH compared AS MATERIALIZED (
     ON CONFLICT DO NOTHING
     RETURNING environment, transaction_id
 ), noted AS (
-    INSERT INTO stage_observed SELECT DISTINCT environment, transaction_id FROM observed
+    INSERT INTO stage_observed (environment, transaction_id, state_may_change)
+    SELECT o.environment, o.transaction_id, m.transaction_id IS NOT NULL
+    FROM (SELECT DISTINCT environment, transaction_id FROM observed) o
+    LEFT JOIN (
+        SELECT DISTINCT environment, transaction_id FROM compared WHERE has_state AND same_product AND state_moves
+    ) m ON m.environment = o.environment AND m.transaction_id = o.transaction_id
 ), recorded AS (
     INSERT INTO purchase_conflict (purchase_id, receipt_id, source, ordinal, product_id, purchase_date,
         original_transaction_id)
@@ -70,37 +83,38 @@ FROM compared
 WHERE disagrees OR (stored_without_expiry AND expires_date IS NOT NULL);
 
 -- What stands: the refund and revocation of the latest copy Apple signed (a late file's older copy changes nothing);
--- an upgrade is never taken back. Each transaction the file spoke of is read through its keys (LATERAL … LIMIT 1,
--- as above): joined as one set, the planner hashed the whole of purchase and purchase_state for every file, server
--- work that grew with the archive (0.43 s of the ingest's server CPU on 300,000 entries, now 0.26 s).
+-- an upgrade is never taken back. Each transaction the file spoke of is read through its keys, once (LATERAL … LIMIT
+-- 1, as above; whether any copy was an upgrade is a window over the same rows): joined as one set, the planner hashed
+-- the whole of purchase and purchase_state for every file, and a separate EXISTS for the upgrade became a scan of all
+-- of purchase_state per file, server work that grew with the archive. Only the transactions whose state may change
+-- are read (stage_observed.state_may_change): most copies a file keeps repeat the state that stands. Each purchase is
+-- found by its key and updated by its row address (ctid): joined on the key, a planner whose statistics lag purchase's
+-- growth in the run read the whole table into a hash for the file's few transactions.
 UPDATE purchase p
 SET changed_receipt_id = l.receipt_id,
     cancellation_date = l.cancellation_date,
     cancellation_reason = l.cancellation_reason,
-    is_upgraded = CASE WHEN u.is_upgraded THEN true ELSE p.is_upgraded END,
+    is_upgraded = CASE WHEN l.any_upgraded THEN true ELSE p.is_upgraded END,
     revocation_date = l.revocation_date,
     revocation_reason = l.revocation_reason,
     revocation_type = l.revocation_type,
     revocation_percentage = l.revocation_percentage
-FROM (SELECT DISTINCT environment, transaction_id FROM stage_observed) o
+FROM (SELECT DISTINCT environment, transaction_id FROM stage_observed WHERE state_may_change) o
 CROSS JOIN LATERAL (
     SELECT s.receipt_id, s.cancellation_date, s.cancellation_reason, s.revocation_date, s.revocation_reason,
-        s.revocation_type, s.revocation_percentage
+        s.revocation_type, s.revocation_percentage, bool_or(s.is_upgraded) OVER () AS any_upgraded
     FROM purchase_state s
     WHERE s.environment = o.environment AND s.transaction_id = o.transaction_id
     ORDER BY s.signed_at DESC NULLS LAST, s.receipt_id DESC
     LIMIT 1
 ) l
 CROSS JOIN LATERAL (
-    SELECT EXISTS (
-        SELECT FROM purchase_state s
-        WHERE s.environment = o.environment AND s.transaction_id = o.transaction_id AND s.is_upgraded
-    ) AS is_upgraded
-) u
-WHERE p.environment = o.environment AND p.transaction_id = o.transaction_id
+    SELECT ctid AS address FROM purchase WHERE environment = o.environment AND transaction_id = o.transaction_id LIMIT 1
+) k
+WHERE p.ctid = k.address
   AND (p.cancellation_date IS DISTINCT FROM l.cancellation_date
        OR p.cancellation_reason IS DISTINCT FROM l.cancellation_reason
-       OR (u.is_upgraded AND p.is_upgraded IS DISTINCT FROM true)
+       OR (l.any_upgraded AND p.is_upgraded IS DISTINCT FROM true)
        OR p.revocation_date IS DISTINCT FROM l.revocation_date
        OR p.revocation_type IS DISTINCT FROM l.revocation_type
        OR p.revocation_percentage IS DISTINCT FROM l.revocation_percentage);

@@ -59,4 +59,4 @@ WITH marked AS (
     ON CONFLICT DO NOTHING
     RETURNING environment, transaction_id
 )
-INSERT INTO stage_observed SELECT environment, transaction_id FROM baseline;
+INSERT INTO stage_observed (environment, transaction_id) SELECT environment, transaction_id FROM baseline;

@@ -48,9 +48,13 @@ CREATE TEMPORARY TABLE IF NOT EXISTS stage_entry (
 ) ON COMMIT DELETE ROWS;
 
 -- The transactions whose state the file's copies spoke of (receipt_merge.sql), returned with the conflicting ones.
+-- state_may_change: false when every copy the file kept carries the state the transaction has (its refund,
+-- revocation and upgrade as stored, which are those of the latest copy kept so far): whichever copy is now the latest,
+-- the state that stands is the same, and receipt_compare_copies.sql's "what stands" need not read its copies.
 CREATE TEMPORARY TABLE IF NOT EXISTS stage_observed (
-    environment    text NOT NULL,
-    transaction_id text NOT NULL
+    environment      text NOT NULL,
+    transaction_id   text NOT NULL,
+    state_may_change boolean NOT NULL DEFAULT true
 ) ON COMMIT DELETE ROWS;
 
 -- The staged copies that disagree with their stored transaction or bring an expiry it lacks

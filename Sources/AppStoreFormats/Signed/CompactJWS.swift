@@ -30,14 +30,17 @@ package struct CompactJWS: Sendable, Equatable {
     /// Parses a compact JWS from its ASCII text (no surrounding whitespace or quotes).
     package init(_ text: some Collection<UInt8>) throws(ReceiptRecordError) {
         let bytes = Array(text)
-        let dots = bytes.indices.filter { bytes[$0] == UInt8(ascii: ".") }
-        guard dots.count == 2 else {
+        let dot = UInt8(ascii: ".")
+        guard let first = bytes.firstIndex(of: dot), let second = bytes[(first + 1)...].firstIndex(of: dot),
+            !bytes[(second + 1)...].contains(dot)
+        else {
             throw ReceiptRecordError(
-                .invalidJWS, "signed data is not a compact JWS: \(dots.count + 1) parts separated by '.', not 3")
+                .invalidJWS,
+                "signed data is not a compact JWS: \(bytes.count { $0 == dot } + 1) parts separated by '.', not 3")
         }
-        let headerText = bytes[..<dots[0]]
-        let payloadText = bytes[(dots[0] + 1)..<dots[1]]
-        let signatureText = bytes[(dots[1] + 1)...]
+        let headerText = bytes[..<first]
+        let payloadText = bytes[(first + 1)..<second]
+        let signatureText = bytes[(second + 1)...]
 
         let header = try DecodedHeaders.shared.header(headerText) { text throws(ReceiptRecordError) in
             try Self.jsonObject(text, part: "header")
@@ -48,7 +51,7 @@ package struct CompactJWS: Sendable, Equatable {
         self.payloadBytes = payloadBytes
         self.payload = payload
         self.signature = try Self.decode(signatureText, part: "signature")
-        self.signingInput = Array(bytes[..<dots[1]])
+        self.signingInput = Array(bytes[..<second])
 
         if case .string(let algorithm) = header["alg"] { self.algorithm = algorithm }
         if case .array(let entries) = header["x5c"] {

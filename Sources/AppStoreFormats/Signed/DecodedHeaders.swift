@@ -1,5 +1,13 @@
 internal import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The JWS headers decoded last: everything one signer signs carries the same header (its `x5c` chain, about 4 kB of
 /// base64url around base64), so a million records decode and parse a handful of headers instead of a million.
 ///
@@ -27,10 +35,15 @@ final class DecodedHeaders: Sendable {
         return header
     }
 
+    /// memcmp: compared a byte at a time (`elementsEqual`), the 4 kB of every JWS's header cost 2% of a signed
+    /// ingest's CPU.
     private static func equal(_ stored: [UInt8], _ text: ArraySlice<UInt8>) -> Bool {
         guard stored.count == text.count else { return false }
         return stored.withUnsafeBytes { a in
-            text.withUnsafeBytes { b in a.elementsEqual(b) }
+            text.withUnsafeBytes { b in
+                guard let first = a.baseAddress, let second = b.baseAddress else { return a.isEmpty }
+                return memcmp(first, second, a.count) == 0
+            }
         }
     }
 }
