@@ -72,18 +72,16 @@ extension ReportSite {
     /// written site has none); nil when there is no such flag.
     func flagPage(id: Int64, deciding: (_ status: String) -> [SitePage.Block] = { _ in [] }) throws -> SitePage? {
         guard let row = try siteFlags(id: id).first else { return nil }
-        guard
-            let views = try connection.query(SQLQuery.siteFlagViews.text, [id], context: "read flag \(id)'s views")
-                .allRows.first
-        else { return nil }
         let rule = row["rule"] ?? ""
         let severity = row["severity"] ?? ""
+        let views = try connection.query(
+            SQLQuery.siteFlagViews.text, [rule, severity], context: "read flag \(id)'s views")
         return flagPage(
             row, decisions: try Self.decisions(of: [String(id)], connection: connection)[String(id)] ?? [],
             pages: livePages([row]),
             views: OpenViews(
-                rules: try views.decode(Bool.self, "rule_has_view") ? [rule] : [],
-                severities: try views.decode(Bool.self, "severity_has_view") ? [severity] : []),
+                rules: try views.first(Bool.self, "rule_has_view") ? [rule] : [],
+                severities: try views.first(Bool.self, "severity_has_view") ? [severity] : []),
             deciding: deciding(row["status"] ?? ""))
     }
 }
