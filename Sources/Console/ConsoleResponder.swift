@@ -6,8 +6,9 @@ internal import Logging
 internal import Reports
 
 /// What each path of the console answers. The paths are the written site's, so the relative links of its pages
-/// work unchanged: `/flags.html` (the queue), `/flags/flag-ID.html`, `/subjects/KIND-KEY.html`, each also as
-/// `.json`; and the posts: `/search` (a username, hashed here) and `/flags/flag-ID/decide`.
+/// work unchanged: `/flags.html` (the queue, filtered), `/queue.html` (the queue by age), `/flags/flag-ID.html`,
+/// `/subjects/KIND-KEY.html`, each also as `.json`, and the queue's views by rule and severity as filters; and the
+/// posts: `/search` (a username, hashed here) and `/flags/flag-ID/decide`.
 ///
 /// A request is logged by method, path and status only: never a query, a body, a cookie or a header.
 struct ConsoleResponder: Sendable {
@@ -63,14 +64,23 @@ struct ConsoleResponder: Sendable {
                 FormValues(request.uri.query ?? "") ?? { throw BadRequest("unreadable query") }())
             let lines = try await database.run { try $0.list(query.filter) }
             return Self.render(QueuePage.page(lines, query: query), json: path.hasSuffix(".json"))
+        case (.get, "/queue.html"), (.get, "/queue.json"):
+            return Self.render(
+                try await database.run { try LiveSite(desk: $0).queuePage() }, json: path.hasSuffix(".json"))
         case (.post, "/search"): return try await search(request)
         default: break
         }
+        if request.method == .get, let filter = QueueQuery.filter(forView: path) { return Self.redirect(filter) }
         if let (id, suffix) = Self.flagID(path, prefix: "/flags/flag-", suffixes: [".html", ".json", "/decide"]) {
             switch (request.method, suffix) {
             case (.get, ".html"), (.get, ".json"):
-                guard let detail = try await database.run({ try $0.show(id: id) }) else { return Self.notFound() }
-                return Self.render(FlagPage.page(detail, analyst: settings.analyst), json: suffix == ".json")
+                let analyst = settings.analyst
+                guard
+                    let page = try await database.run({
+                        try FlagPage.page(id: id, site: LiveSite(desk: $0), analyst: analyst)
+                    })
+                else { return Self.notFound() }
+                return Self.render(page, json: suffix == ".json")
             case (.post, "/decide"):
                 let form = try await Self.form(request)
                 let decision = try FlagPage.decision(form, flagID: id)

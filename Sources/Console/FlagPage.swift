@@ -1,57 +1,27 @@
 internal import IAPAudit
 internal import Reports
 
-/// A flag's console page (`/flags/flag-ID.html`): what the flag says, its evidence, its whole decision log, and the
-/// forms that append to it: the same `TriageDesk.decide` (the database's `flag_decide`) as `iap-audit flags`.
+/// A flag's console page (`/flags/flag-ID.html`): the written site's page of the flag (what it says, its evidence,
+/// its whole decision log), with the forms that append to the log: the same `TriageDesk.decide` (the database's
+/// `flag_decide`) as `iap-audit flags`.
 enum FlagPage {
     /// The page's path from the site's root; the written site names a flag's page the same way.
     static func path(_ id: Int64) -> String { "flags/flag-\(id).html" }
 
-    static func page(_ detail: FlagDetail, analyst: String) -> SitePage {
-        let line = detail.line
-        var page = SitePage(
-            title: "Flag \(line.id): \(line.rule)",
-            description: "One flag, its evidence and every decision on it, oldest first. docs/fraud-rules.md explains "
-                + "the rule; docs/triage.md the decisions.",
-            breadcrumbs: [("Queue", "../flags.html"), ("JSON", "flag-\(line.id).json")])
-        page.blocks.append(
-            .facts([
-                ("Status", .name(line.status)), ("Rule", .name("\(line.rule) v\(line.ruleVersion)")),
-                ("Severity", .name(line.severity)), ("Score", .number(line.score)),
-                (
-                    "Subject",
-                    .link(
-                        "\(line.subjectKind) \(line.subjectKey)",
-                        href: "../" + LiveSite.subjectPath(kind: line.subjectKind, key: line.subjectKey), isCode: true)
-                ),
-                ("Window (UTC)", .text("\(detail.windowStart ?? "…") – \(detail.windowEnd ?? "…")")),
-                ("Raised (UTC)", .text("\(line.createdAt), \(line.ageDays) days ago")),
-                ("Last changed (UTC)", .text(detail.updatedAt)),
-            ]))
-        page.blocks.append(.heading("Decide"))
-        page.blocks += forms(line, analyst: analyst)
-        page.blocks.append(.heading("Decisions"))
-        page.blocks.append(
-            .table(
-                columns: ["When (UTC)", "Decision", "Reason", "By", "Login", "Status after", "Text"],
-                rows: detail.decisions.map { record in
-                    [
-                        .text(record.decidedAt), .name(record.action), record.reason.map { .name($0) } ?? .empty,
-                        .text(record.actor), .code(record.databaseUser), .name(record.statusAfter),
-                        .text(record.note),
-                    ]
-                }))
-        page.blocks.append(.heading("Evidence"))
-        page.blocks.append(
-            .facts([("Evidence", EvidenceValue.parse(detail.evidence).map { .evidence($0) } ?? .text(detail.evidence))])
-        )
+    /// Flag `id`'s page: the written site's (`LiveSite.flagPage`), with the forms its status allows and a link to
+    /// its JSON; nil when the site has no page for it.
+    static func page(id: Int64, site: LiveSite, analyst: String) throws -> SitePage? {
+        guard var page = try site.flagPage(id: id, deciding: { forms(id: id, status: $0, analyst: analyst) }) else {
+            return nil
+        }
+        page.breadcrumbs.append(("JSON", "flag-\(id).json"))
         return page
     }
 
     /// The actions the flag's status allows: an open flag is confirmed or dismissed, a decided one reopened; any flag
     /// takes a note. Each form names the person (the console's analyst, changeable: analysts may share a machine).
-    private static func forms(_ line: FlagLine, analyst: String) -> [SitePage.Block] {
-        let action = "/flags/flag-\(line.id)/decide"
+    private static func forms(id: Int64, status: String, analyst: String) -> [SitePage.Block] {
+        let action = "/flags/flag-\(id)/decide"
         let person = SiteForm.Field.text(name: "analyst", label: "Who decides", value: analyst)
         func form(_ decision: TriageAction, _ fields: [SiteForm.Field], _ submit: String) -> SitePage.Block {
             .form(
@@ -61,7 +31,7 @@ enum FlagPage {
         }
         let why = SiteForm.Field.text(name: "text", label: "Why", value: "")
         var blocks: [SitePage.Block] = []
-        if line.status == "open" {
+        if status == "open" {
             blocks.append(form(.confirm, [why], "Confirm"))
             blocks.append(
                 form(
@@ -72,7 +42,7 @@ enum FlagPage {
                             options: DismissalReason.allCases.map { ($0.rawValue, $0.rawValue) }, selected: ""),
                         .text(name: "text", label: "Why (required with other)", value: ""),
                     ], "Dismiss"))
-        } else if line.status == "confirmed" || line.status == "dismissed" {
+        } else if status == "confirmed" || status == "dismissed" {
             blocks.append(form(.reopen, [why], "Reopen"))
         }
         blocks.append(form(.note, [.text(name: "text", label: "Note", value: "")], "Add note"))

@@ -14,6 +14,9 @@ struct QueueQuery: Sendable {
     /// The most flags one page shows; a filter narrows the rest.
     static let limit = 500
 
+    /// The open queue, most severe first.
+    private init() {}
+
     /// Reads the query string's filters; a value no filter takes is a `BadRequest` (400) saying which.
     init(_ form: FormValues) throws(BadRequest) {
         if let rule = form["rule"] {
@@ -63,6 +66,20 @@ struct QueueQuery: Sendable {
         return "flags.html" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
     }
 
+    /// The written site's view of the open flags of one rule or severity (`/flags/rule-X.html`,
+    /// `/flags/severity-X.html`, which its flag pages link to) as the queue with that filter; nil for any other path.
+    static func filter(forView path: String) -> String? {
+        for (prefix, name) in [("/flags/rule-", "rule"), ("/flags/severity-", "severity")]
+        where path.hasPrefix(prefix) && path.hasSuffix(".html") {
+            let value = String(path.dropFirst(prefix.count).dropLast(".html".count))
+            guard !value.isEmpty, value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+                return nil
+            }
+            return "/" + QueueQuery().link([name: value])
+        }
+        return nil
+    }
+
     private static func escape(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["-", "_", "."])) ?? ""
     }
@@ -101,7 +118,11 @@ enum QueuePage {
         page.blocks.append(.form(filterForm(query)))
         var count = "\(lines.count) flag\(lines.count == 1 ? "" : "s")"
         if found.count > QueueQuery.limit { count += " shown, the first \(QueueQuery.limit): narrow the filter" }
-        page.blocks.append(.line([.text(count + ". "), .link("JSON", href: jsonLink(query), isCode: false)]))
+        page.blocks.append(
+            .line([
+                .text(count + ". "), .link("JSON", href: jsonLink(query), isCode: false), .text(". Waiting longest: "),
+                .link("the open queue by age", href: "queue.html", isCode: false), .text("."),
+            ]))
         page.blocks.append(facet("Rule", "rule", found.map(\.rule), query: query))
         page.blocks.append(facet("Severity", "severity", found.map(\.severity), query: query))
         page.blocks.append(

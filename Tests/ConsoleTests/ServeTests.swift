@@ -72,6 +72,53 @@ import Testing
         #expect(!log.contains("carol@example.com"), "the raw username reached the log: \(log)")
     }
 
+    /// A flag's page is the written site's, drawn by the same renderer, with the forms added; the queue by age is the
+    /// written site's own page; its links to a rule's or a severity's view land on the queue filtered so.
+    @Test func aFlagPageIsTheWrittenSitesWithItsFormsAndTheQueueByAgeIsTheSites() throws {
+        let console = try ConsoleFixture()
+        let id = try console.flagIDs()[0]
+        try console.running {
+            try console.start()
+            // Write the site after a decision, so the flag's page has a status and a log to show.
+            let noted = try console.post(
+                "/flags/flag-\(id)/decide", form: [("action", "note"), ("text", "looking"), ("analyst", "alice")])
+            #expect(noted.status == 303)
+            let out = console.files.url.appendingPathComponent("site").path
+            let report = try BinaryUnderTest.run(
+                ["report", "--all", "--out", out, "--database-url", console.conninfo, "--log-level", "warning"])
+            #expect(report.status == 0, "\(report.stderr)")
+            let written = try String(contentsOfFile: out + "/flags/flag-\(id).html", encoding: .utf8)
+            let served = try console.get("/flags/flag-\(id).html")
+            #expect(served.status == 200)
+            #expect(Self.parts(of: served.body) == Self.parts(of: written), "\(served.body)")
+            #expect(Self.parts(of: written).count == 3, "facts, evidence and the log: \(written)")
+            #expect(served.body.contains("value=\"confirm\"") && !written.contains("<form"))
+
+            let queue = try console.get("/queue.html")
+            #expect(queue.status == 200)
+            #expect(queue.body == (try String(contentsOfFile: out + "/queue.html", encoding: .utf8)))
+            let view = try console.get("/flags/rule-invalid-receipts.html")
+            #expect(view.status == 303)
+            #expect(
+                view.headers["Location"] == ["/flags.html?rule=invalid-receipts&status=open&sort=severity&order=asc"])
+            #expect(try console.get("/flags/rule-%2F.html").status == 404)
+        }
+        try console.stop()
+    }
+
+    /// The facts lists and tables of a page, in order: what it says, without its title, links up or forms.
+    private static func parts(of html: String) -> [String] {
+        var parts: [String] = []
+        var rest = html[...]
+        while let start = rest.range(of: #"<(dl class="facts"|table)"#, options: .regularExpression) {
+            let close = rest[start.lowerBound...].hasPrefix("<dl") ? "</dl>" : "</table>"
+            guard let end = rest[start.upperBound...].range(of: close) else { break }
+            parts.append(String(rest[start.lowerBound..<end.upperBound]))
+            rest = rest[end.upperBound...]
+        }
+        return parts
+    }
+
     @Test func badFormsAndCrossSitePostsAreRefusedAndDecideNothing() throws {
         let console = try ConsoleFixture()
         try console.start()

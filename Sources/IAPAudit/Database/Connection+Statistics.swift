@@ -12,12 +12,7 @@ extension Connection {
             try query("SELECT pg_stat_force_next_flush()", context: "report this session's row counts")
         }
         let stale = try query(
-            """
-            SELECT relname FROM pg_stat_user_tables
-            WHERE schemaname = current_schema() AND relname = ANY ($1::text[])
-              AND n_mod_since_analyze > 0.1 * greatest(n_live_tup, 1000)
-            ORDER BY relname
-            """, [tables], context: "find tables without current statistics")
+            SQLQuery.staleStatistics.text, [tables], context: "find tables without current statistics")
         for row in stale.allRows {
             let table = try row.decode(String.self, "relname")
             try execute(script: "ANALYZE \(table)", context: "analyze \(table)")

@@ -18,10 +18,7 @@ extension Migrator {
                 try connection.execute(script: view.text, context: "view \(view.name)")
                 try grant(view, connection)
                 try connection.query(
-                    """
-                    INSERT INTO schema_view (name, checksum) VALUES ($1, $2)
-                    ON CONFLICT (name) DO UPDATE SET checksum = excluded.checksum, applied_at = now()
-                    """, [view.name, view.checksum], context: "record view")
+                    SQLQuery.schemaViewRecord.text, [view.name, view.checksum], context: "record view")
                 logger.info("applied view", metadata: ["view": "\(view.name)"])
             }
             return pending.map(\.name)
@@ -31,12 +28,8 @@ extension Migrator {
     /// The views, in order, whose text is not the recorded one or that do not exist.
     private func pendingViews(_ views: [ViewDefinition], _ connection: Connection) throws -> [ViewDefinition] {
         let current = try connection.query(
-            """
-            SELECT v.name FROM unnest($1::text[], $2::text[]) AS v (name, checksum)
-            LEFT JOIN schema_view s ON s.name = v.name
-            WHERE s.checksum IS DISTINCT FROM v.checksum OR to_regclass(v.name) IS NULL
-            """, [views.map(\.name), views.map(\.checksum)], context: "read schema_view")
-        let pending = Set(current.rows.compactMap { $0[0] })
+            SQLQuery.schemaViewPending.text, [views.map(\.name), views.map(\.checksum)], context: "read schema_view")
+        let pending = Set(try current.allRows.map { try $0.decode(String.self, "name") })
         return views.filter { pending.contains($0.name) }
     }
 
@@ -44,9 +37,8 @@ extension Migrator {
     /// is skipped, as the numbered migrations did (docs/operating.md, "The analyst role").
     private func grant(_ view: ViewDefinition, _ connection: Connection) throws {
         let statements = try connection.query(
-            "SELECT format('GRANT SELECT ON %I TO %I', $1::text, rolname) FROM pg_roles WHERE rolname = ANY($2::text[])",
-            [view.name, view.readers], context: "grant view \(view.name)")
-        for statement in statements.rows.compactMap({ $0[0] }) {
+            SQLQuery.viewGrants.text, [view.name, view.readers], context: "grant view \(view.name)")
+        for statement in try statements.allRows.map({ try $0.decode(String.self, "statement") }) {
             try connection.execute(script: statement, context: "grant view \(view.name)")
         }
     }

@@ -57,14 +57,7 @@ package struct Migrator {
         try connection.transaction {
             try connection.advisoryTransactionLock(Self.lockKey)
             try connection.execute(
-                script: """
-                    CREATE TABLE IF NOT EXISTS schema_migration (
-                        version     integer PRIMARY KEY,
-                        name        text NOT NULL,
-                        checksum    text NOT NULL,
-                        applied_at  timestamptz NOT NULL DEFAULT now()
-                    )
-                    """, context: "create schema_migration")
+                script: SQLQuery.schemaMigrationCreate.text, context: "create schema_migration")
         }
         var applied: [Int] = []
         for migration in migrations {

@@ -69,54 +69,6 @@ extension ReportSite {
         ])
     }
 
-    /// Flag `row`'s own page: its status, the whole evidence, and its decision log.
-    func flagPage(_ row: SiteRow, decisions: [SiteRow], pages: SubjectPages, views: OpenViews) -> SitePage {
-        let id = row["id"] ?? "?"
-        let path = Self.flagPath(id)
-        let subject = Subject(kind: row["subject_kind"] ?? "", key: row["subject_key"] ?? "")
-        let rule = row["rule"] ?? ""
-        let severity = row["severity"] ?? ""
-        let status = row["status"] ?? ""
-        let ruleCell: SitePage.Cell =
-            views.rules.contains(rule)
-            ? .link(rule, href: Self.link(Self.rulePath(rule), from: path), isCode: true) : .name(rule)
-        let severityCell: SitePage.Cell =
-            views.severities.contains(severity)
-            ? .link(severity, href: Self.link(Self.severityPath(severity), from: path), isCode: false) : .name(severity)
-        var page = SitePage(
-            title: "Flag \(id): \(rule)",
-            description: (status == "open" ? "One open flag" : "One flag an analyst has \(status)")
-                + ", the whole evidence that raised it, and every decision on it. docs/fraud-rules.md explains the "
-                + "rule and its settings; docs/triage.md the decisions.",
-            breadcrumbs: [
-                ("Run summary", Self.link("index.html", from: path)),
-                ("Open flags", Self.link("flags.html", from: path)),
-                ("Queue by age", Self.link(Self.queuePath, from: path)),
-            ] + (views.rules.contains(rule) ? [(rule, Self.link(Self.rulePath(rule), from: path))] : []))
-        page.blocks.append(
-            .facts([
-                ("Status", Self.statusCell(status, decisions: decisions)), ("Rule", ruleCell),
-                ("Severity", severityCell), ("Subject", subjectCell(subject, row: row, pages: pages, from: path)),
-                ("Window (UTC)", Self.window(row["window_start_utc"], row["window_end_utc"])),
-                ("Score", Self.number(row["score"])), ("First raised (UTC)", Self.text(row["raised_utc"])),
-            ]))
-        page.blocks.append(.heading("Evidence"))
-        page.blocks.append(.facts([("Evidence", Self.evidence(row["evidence"]))]))
-        page.blocks.append(.heading("Decisions"))
-        page.blocks.append(
-            .line([
-                .text(
-                    "Every decision, oldest first, as the log keeps it (nothing in it is ever changed). Decide with "),
-                .code("iap-audit flags confirm \(id) --text …"), .text(" or "),
-                .code(
-                    "iap-audit flags dismiss \(id) --reason "
-                        + DismissalReason.allCases.map(\.rawValue).joined(separator: "|")),
-                .text("."),
-            ]))
-        page.blocks.append(Self.decisionTable(decisions))
-        return page
-    }
-
     /// `queue.html`: how many open flags of each severity have waited how long, each severity's flags oldest first,
     /// and the flags analysts decided, latest decision first.
     func queuePage(_ listed: [SiteRow], decisions: [String: [SiteRow]], pages: SubjectPages) -> SitePage {
@@ -212,20 +164,6 @@ extension ReportSite {
             pages: livePages(flags))
     }
 
-    /// Flag `id`'s page (open, confirmed or dismissed); nil when there is no such flag or it was superseded.
-    func flagPage(id: Int64) throws -> SitePage? {
-        guard let row = try siteFlags(id: id).first else { return nil }
-        let open = try connection.query(
-            "SELECT DISTINCT rule, severity FROM flags_open", context: "read the queue's views"
-        ).allRows
-        let views = OpenViews(
-            rules: Set(try open.map { try $0.decode(String.self, "rule") }),
-            severities: Set(try open.map { try $0.decode(String.self, "severity") }))
-        return flagPage(
-            row, decisions: try Self.decisions(of: [String(id)], connection: connection)[String(id)] ?? [],
-            pages: livePages([row]), views: views)
-    }
-
     /// `subject`'s page: its flags with their status and decisions, and what it is (history, copies, members).
     func subjectPage(_ subject: Subject) throws -> SitePage {
         let data = try SubjectData.read([subject], connection: connection)
@@ -233,7 +171,7 @@ extension ReportSite {
     }
 
     /// Every subject of `flags`, and `also`, with a page; every flag of `flags`, with its own.
-    private func livePages(_ flags: [SiteRow], also: [Subject] = []) -> SubjectPages {
+    func livePages(_ flags: [SiteRow], also: [Subject] = []) -> SubjectPages {
         SubjectPages(
             subjects: Set(flags.map { Subject(kind: $0["subject_kind"] ?? "", key: $0["subject_key"] ?? "") } + also),
             flags: Set(flags.compactMap { $0["id"] }))

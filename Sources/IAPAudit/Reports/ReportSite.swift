@@ -97,7 +97,7 @@ struct ReportSite {
         return (flags, subjects, SubjectPages(subjects: seen, flags: Set(flags.compactMap { $0["id"] })))
     }
 
-    /// The site's flags (`site_flags.sql`), or the one flag `id` whatever the window.
+    /// The site's flags (`site_flags.sql`), or the one flag `id` whatever the window and its status.
     func siteFlags(id: Int64? = nil) throws -> [SiteRow] {
         try connection.query(
             SQLQuery.siteFlags.text, [id == nil ? window : 0, id], context: "read the flags for the site"

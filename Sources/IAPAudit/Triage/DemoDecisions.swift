@@ -30,13 +30,7 @@ package struct DemoDecision: Sendable, Equatable {
     /// nothing again); returns the decision logged, nil when none was.
     func apply(on connection: Connection) throws -> DecisionRecord? {
         let flag = try connection.query(
-            """
-            SELECT f.id, EXISTS (SELECT 1 FROM flag_decision d WHERE d.flag_id = f.id) AS decided
-            FROM flag f
-            WHERE f.rule = $1 AND f.status <> 'superseded'
-            ORDER BY f.score DESC, f.subject_kind, f.subject_key, f.id
-            LIMIT 1
-            """, [rule], context: "find the demo's flag of \(rule)")
+            SQLQuery.demoDecisionFlag.text, [rule], context: "find the demo's flag of \(rule)")
         guard let row = flag.allRows.first, try !row.decode(Bool.self, "decided") else { return nil }
         return try TriageDesk(connection: connection).decide(
             TriageDecision(

@@ -8,7 +8,7 @@ extension TriageDesk {
         let rows: QueryResult
         do {
             rows = try connection.query(
-                Self.decisionColumns + " FROM flag_decide($1, $2, $3, $4, $5) AS d",
+                SQLQuery.triageDecide.text,
                 [decision.flagID, decision.action.rawValue, decision.reason?.rawValue, decision.text, decision.actor],
                 context: "\(decision.action.rawValue) flag \(decision.flagID)")
         } catch {

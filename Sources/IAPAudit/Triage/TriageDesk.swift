@@ -15,8 +15,9 @@ package final class TriageDesk {
         try connection.query(
             "SELECT set_config('lock_timeout', $1, false)", ["\(Int(settings.lockTimeout * 1000))ms"],
             context: "set the lock timeout")
-        let hasLog = try connection.query("SELECT to_regclass('flag_decision') IS NOT NULL", context: "find the log")
-        guard try hasLog.requireBool(0, 0) else {
+        let hasLog = try connection.query(
+            "SELECT to_regclass('flag_decision') IS NOT NULL AS has_log", context: "find the log")
+        guard try hasLog.first(Bool.self, "has_log") else {
             throw IAPAuditError.configuration(
                 "this database has no triage log yet: run any pipeline command (iap-audit init) as the pipeline's "
                     + "role first, so its migrations add it")
@@ -30,56 +31,36 @@ package final class TriageDesk {
 
     /// The flags `filter` selects, most severe first, then oldest first.
     package func list(_ filter: FlagFilter) throws -> [FlagLine] {
-        let rows = try reading("list flags") {
-            try connection.query(
-                Self.lineQuery() + """
-                    WHERE ($1::text IS NULL OR t.rule = $1) AND ($2::text IS NULL OR t.severity = $2)
-                      AND ($3::text IS NULL OR t.status = $3)
-                      AND ($4::integer IS NULL OR t.created_at <= now() - make_interval(days => $4::integer))
-                      AND ($5::integer IS NULL OR t.created_at > now() - make_interval(days => $5::integer))
-                      AND ($6::text IS NULL OR t.subject_key = $6)
-                    ORDER BY CASE t.severity WHEN 'high' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END, t.created_at, t.id
-                    LIMIT $7::bigint
-                    """,
-                [
-                    filter.rule, filter.severity, filter.status, filter.olderThanDays, filter.newerThanDays,
-                    filter.subject, filter.limit,
-                ], context: "list flags")
-        }
-        return try rows.allRows.map(Self.line)
+        try lines(
+            [
+                filter.rule, filter.severity, filter.status, filter.olderThanDays, filter.newerThanDays,
+                filter.subject, filter.limit, nil,
+            ], context: "list flags")
     }
 
     /// One flag with its evidence and every decision on it; nil when there is no such flag.
     package func show(id: Int64) throws -> FlagDetail? {
-        let rows = try reading("show flag \(id)") {
-            try connection.query(
-                Self.lineQuery(
-                    adding: "\(Self.utc("f.window_start")) AS window_start, \(Self.utc("f.window_end")) AS window_end, "
-                        + "\(Self.utc("f.updated_at")) AS updated_at, jsonb_pretty(f.evidence) AS evidence")
-                    + "JOIN flag f ON f.id = t.id WHERE t.id = $1", [id], context: "show flag \(id)")
+        guard let line = try lines([nil, nil, nil, nil, nil, nil, nil, id], context: "show flag \(id)").first else {
+            return nil
         }
-        guard rows.rowCount == 1 else { return nil }
-        let row = rows.row(0)
+        let rows = try reading("show flag \(id)") {
+            try connection.query(SQLQuery.triageFlagDetail.text, [id], context: "show flag \(id)")
+        }
+        guard let row = rows.allRows.first else { return nil }
         return FlagDetail(
-            line: try Self.line(row), windowStart: try row.string("window_start"),
-            windowEnd: try row.string("window_end"), updatedAt: try row.decode(String.self, "updated_at"),
-            evidence: try row.decode(String.self, "evidence"), decisions: try decisions(of: id))
+            line: line, windowStart: try row.string("window_start"), windowEnd: try row.string("window_end"),
+            updatedAt: try row.decode(String.self, "updated_at"), evidence: try row.decode(String.self, "evidence"),
+            decisions: try decisions(of: id))
     }
 
     /// A flag's decision log, oldest first.
     func decisions(of id: Int64) throws -> [DecisionRecord] {
         let rows = try reading("read the decisions of flag \(id)") {
             try connection.query(
-                Self.decisionColumns + " FROM flag_decision d WHERE d.flag_id = $1 ORDER BY d.id", [id],
-                context: "read the decisions of flag \(id)")
+                SQLQuery.triageFlagDecisions.text, [id], context: "read the decisions of flag \(id)")
         }
         return try rows.allRows.map(Self.decision)
     }
-
-    static let decisionColumns = """
-        SELECT d.id, d.flag_id, d.action, d.reason, d.note, d.actor, d.database_user, \(utc("d.decided_at")) AS decided_at,
-               d.rule_version, d.status_after
-        """
 
     static func decision(_ row: QueryResult.Row) throws -> DecisionRecord {
         DecisionRecord(
@@ -91,21 +72,12 @@ package final class TriageDesk {
             statusAfter: try row.decode(String.self, "status_after"))
     }
 
-    /// The columns `line` reads (and `extra` after them) from the flag_triage view `t`.
-    private static func lineQuery(adding extra: String? = nil) -> String {
-        """
-        SELECT t.id, t.rule, t.rule_version, t.severity, t.subject_kind, t.subject_key, t.status,
-               round(t.score, 2)::text AS score, \(utc("t.created_at")) AS created_at,
-               floor(extract(epoch FROM now() - t.created_at) / 86400)::integer AS age_days, t.last_action,
-               t.last_actor
-               \(extra.map { ", " + $0 } ?? "")
-        FROM flag_triage t
-
-        """
-    }
-
-    static func utc(_ column: String) -> String {
-        "to_char(\(column) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS\"Z\"')"
+    /// The flags `triage_flags.sql` selects with `parameters` (its filters, in order).
+    private func lines(_ parameters: [(any PostgresParameter)?], context: String) throws -> [FlagLine] {
+        let rows = try reading(context) {
+            try connection.query(SQLQuery.triageFlags.text, parameters, context: context)
+        }
+        return try rows.allRows.map(Self.line)
     }
 
     private static func line(_ row: QueryResult.Row) throws -> FlagLine {

@@ -113,13 +113,7 @@ extension Workspace {
         }
         if !names.isEmpty {
             try connection.query(
-                """
-                INSERT INTO apple_report_fetch (file_name, report, last_day, outcome, bytes, asked_at, run_id)
-                SELECT f, r, d::date, o, b::bigint, now(), $6
-                FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS t(f, r, d, o, b)
-                ON CONFLICT (file_name) DO UPDATE SET outcome = excluded.outcome, bytes = excluded.bytes,
-                    asked_at = excluded.asked_at, run_id = excluded.run_id
-                """,
+                SQLQuery.reportFetchRecord.text,
                 [names, kinds, lastDays, answers, PostgresTextArray(sizes), runID.map { Int($0) }],
                 context: "record what App Store Connect answered")
         }

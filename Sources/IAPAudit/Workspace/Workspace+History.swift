@@ -23,22 +23,8 @@ extension Workspace {
         if subjects.flagged {
             let prefix = environment == "Production" ? "" : "sandbox:"
             let flagged = try connection.query(
-                """
-                SELECT DISTINCT id FROM (
-                    SELECT substr(f.subject_key, length($2) + 1) AS id
-                    FROM flag f
-                    WHERE f.status = 'open' AND f.subject_kind = 'transaction'
-                      AND (($2 = '' AND f.subject_key NOT LIKE 'sandbox:%') OR ($2 <> '' AND f.subject_key LIKE $2 || '%'))
-                    UNION
-                    SELECT coalesce(p.original_transaction_id, p.transaction_id)
-                    FROM flag f
-                    JOIN receipt r ON r.account_key = f.subject_key
-                    JOIN receipt_purchase rp ON rp.receipt_id = r.id
-                    JOIN purchase p ON p.environment = rp.environment AND p.transaction_id = rp.transaction_id
-                    WHERE f.status = 'open' AND f.subject_kind = 'app-account' AND p.environment = $1
-                ) t
-                ORDER BY id
-                """, [environment, prefix], context: "find the transactions of open flags")
+                SQLQuery.historyFlaggedTransactions.text, [environment, prefix],
+                context: "find the transactions of open flags")
             ids += try flagged.allRows.compactMap { row in try row.string("id") }
         }
         var seen = Set<String>()
@@ -58,14 +44,8 @@ extension Workspace {
                 throw IAPAuditError.usage("\(id) is not a transaction id (digits only)")
             }
             let known = try connection.query(
-                """
-                SELECT (SELECT bundle_id FROM signed_object WHERE transaction_id = $1 AND bundle_id IS NOT NULL LIMIT 1)
-                           AS bundle_id,
-                       (SELECT revision FROM apple_history_revision WHERE kind = 'transactions' AND environment = $2 AND transaction_id = $1)
-                           AS transactions_revision,
-                       (SELECT revision FROM apple_history_revision WHERE kind = 'refunds' AND environment = $2 AND transaction_id = $1)
-                           AS refunds_revision
-                """, [id, server.environment], context: "read what is known of a transaction")
+                SQLQuery.historyKnownTransaction.text, [id, server.environment],
+                context: "read what is known of a transaction")
             let bundle = try known.first(String?.self, "bundle_id")
             let bundles = (bundle.map { [$0] } ?? []) + server.bundleIDs.filter { $0 != bundle }
             list.append(
@@ -86,16 +66,7 @@ extension Workspace {
             switch events.next() {
             case .page(let subject, let bundleID, let revision, let count):
                 try connection.query(
-                    """
-                    INSERT INTO apple_history_revision
-                        (kind, environment, transaction_id, bundle_id, revision, pages, transactions, updated_at, run_id)
-                    VALUES ($1, $2, $3, $4, $5, 1, $6, now(), $7)
-                    ON CONFLICT (kind, environment, transaction_id) DO UPDATE
-                    SET bundle_id = excluded.bundle_id, revision = coalesce(excluded.revision, apple_history_revision.revision),
-                        pages = apple_history_revision.pages + 1,
-                        transactions = apple_history_revision.transactions + excluded.transactions,
-                        updated_at = now(), run_id = excluded.run_id
-                    """,
+                    SQLQuery.historyPageRecord.text,
                     [
                         subject.kind.rawValue, subject.environment, subject.transactionID, bundleID, revision, count,
                         Int(runID),

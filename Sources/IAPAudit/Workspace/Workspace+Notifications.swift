@@ -27,22 +27,13 @@ extension Workspace {
                 let stream = [bundleID, server.environment, onlyFailures ? "true" : "false"]
                 if !plan.isDryRun {
                     let expired = try connection.query(
-                        """
-                        UPDATE apple_notification_window SET complete = true, updated_at = now()
-                        WHERE bundle_id = $1 AND environment = $2 AND only_failures = $3::boolean AND NOT complete
-                          AND window_start < to_timestamp($4::bigint / 1000.0)
-                        """, stream + ["\(givenUp)"], context: "give up notification windows Apple no longer keeps")
+                        SQLQuery.notificationWindowsGiveUp.text, stream + ["\(givenUp)"],
+                        context: "give up notification windows Apple no longer keeps")
                     counts.expiredWindows += expired.affectedRows
                 }
                 let open = try connection.query(
-                    """
-                    SELECT (extract(epoch FROM window_start) * 1000)::bigint AS start_ms,
-                           (extract(epoch FROM window_end) * 1000)::bigint AS end_ms, next_token, pages
-                    FROM apple_notification_window
-                    WHERE bundle_id = $1 AND environment = $2 AND only_failures = $3::boolean AND NOT complete
-                      AND window_start >= to_timestamp($4::bigint / 1000.0)
-                    ORDER BY window_start
-                    """, stream + ["\(givenUp)"], context: "read unfinished notification windows")
+                    SQLQuery.notificationWindowsUnfinished.text, stream + ["\(givenUp)"],
+                    context: "read unfinished notification windows")
                 for row in open.allRows {
                     windows.append(
                         NotificationWindow(
@@ -51,12 +42,8 @@ extension Workspace {
                             nextToken: try row.string("next_token"), pages: try row.decode(Int.self, "pages")))
                 }
                 let covered = try connection.query(
-                    """
-                    SELECT (extract(epoch FROM min(window_start)) * 1000)::bigint AS first_ms,
-                           (extract(epoch FROM max(window_end)) * 1000)::bigint AS last_ms
-                    FROM apple_notification_window
-                    WHERE bundle_id = $1 AND environment = $2 AND only_failures = $3::boolean
-                    """, stream, context: "read how far notification history was fetched")
+                    SQLQuery.notificationWindowsSpan.text, stream,
+                    context: "read how far notification history was fetched")
                 let first = try covered.first(Int64?.self, "first_ms")
                 let last = try covered.first(Int64?.self, "last_ms")
                 var spans: [(Int64, Int64)] = []
@@ -87,12 +74,7 @@ extension Workspace {
         }
         for window in windows where window.pages == 0 && window.nextToken == nil {
             try connection.query(
-                """
-                INSERT INTO apple_notification_window
-                    (bundle_id, environment, only_failures, window_start, window_end, updated_at, run_id)
-                VALUES ($1, $2, $3::boolean, to_timestamp($4::bigint / 1000.0), to_timestamp($5::bigint / 1000.0), now(), $6)
-                ON CONFLICT DO NOTHING
-                """,
+                SQLQuery.notificationWindowRecord.text,
                 [
                     window.bundleID, window.environment, window.onlyFailures ? "true" : "false", "\(window.start)",
                     "\(window.end)", runID.map { Int($0) },
@@ -109,13 +91,7 @@ extension Workspace {
             switch events.next() {
             case .page(let window, let number, let next, let hasMore, let count, let repeated):
                 try connection.query(
-                    """
-                    UPDATE apple_notification_window
-                    SET next_token = $5, pages = $6, notifications = notifications + $7, complete = NOT $8::boolean,
-                        updated_at = now(), run_id = $9
-                    WHERE bundle_id = $1 AND environment = $2 AND only_failures = $3::boolean
-                      AND window_start = to_timestamp($4::bigint / 1000.0)
-                    """,
+                    SQLQuery.notificationWindowPage.text,
                     [
                         window.bundleID, window.environment, window.onlyFailures ? "true" : "false", "\(window.start)",
                         next, number, count, hasMore ? "true" : "false", runID.map { Int($0) },
@@ -131,11 +107,7 @@ extension Workspace {
             case .restarted(let window):
                 counts.restartedWindows += 1
                 try connection.query(
-                    """
-                    UPDATE apple_notification_window SET next_token = NULL, pages = 0, updated_at = now()
-                    WHERE bundle_id = $1 AND environment = $2 AND only_failures = $3::boolean
-                      AND window_start = to_timestamp($4::bigint / 1000.0)
-                    """,
+                    SQLQuery.notificationWindowRestart.text,
                     [window.bundleID, window.environment, window.onlyFailures ? "true" : "false", "\(window.start)"],
                     context: "restart a notification window")
             case .failed(let error):

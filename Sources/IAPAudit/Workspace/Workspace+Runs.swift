@@ -31,16 +31,7 @@ extension Workspace {
     /// longer exists (killed with SIGKILL: its session goes on until its statement ends). True when it did.
     private func endOrphanedHolder() throws -> Bool {
         let holder = try connection.query(
-            """
-            SELECT r.pid AS client_pid, r.host, l.pid AS backend_pid
-            FROM pg_locks l JOIN pipeline_run r ON r.backend_pid = l.pid AND r.outcome = 'running'
-            JOIN pg_stat_activity a ON a.pid = l.pid AND a.backend_start = r.backend_start
-            WHERE l.locktype = 'advisory' AND l.granted
-              AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-              AND l.classid = (($1::bigint >> 32) & 4294967295)::bigint::oid
-              AND l.objid = ($1::bigint & 4294967295)::bigint::oid AND l.objsubid = 1
-            ORDER BY r.id DESC LIMIT 1
-            """, [Self.runLockKey], context: "find the run lock's holder")
+            SQLQuery.runLockHolder.text, [Self.runLockKey], context: "find the run lock's holder")
         guard holder.rowCount == 1, let clientPID = try holder.first(Int?.self, "client_pid"),
             let backendPID = try holder.first(Int?.self, "backend_pid"),
             try holder.first(String?.self, "host") == ProcessInfo.processInfo.hostName
@@ -118,14 +109,7 @@ extension Workspace {
     func explainingLockTimeout(_ error: any Error) -> any Error {
         guard let failure = error as? PostgresError, failure.sqlState == "55P03", connection.isOK else { return error }
         let holders = try? connection.query(
-            """
-            SELECT a.pid, a.usename AS user_name, nullif(a.application_name, '') AS application, a.state,
-                   to_char(a.xact_start, 'YYYY-MM-DD HH24:MI:SS TZ') AS since
-            FROM pg_stat_activity a
-            WHERE a.datname = current_database() AND a.pid <> pg_backend_pid() AND a.xact_start IS NOT NULL
-              AND EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = a.pid AND l.granted AND l.locktype = 'relation')
-            ORDER BY a.xact_start LIMIT 3
-            """, context: "name the sessions holding locks")
+            SQLQuery.lockHolders.text, context: "name the sessions holding locks")
         let named = (holders?.allRows ?? []).map { row in
             let field = { (column: String) in (try? row.string(column)) ?? "?" }
             return "session \(field("pid")) (user \(field("user_name")), \(field("application")), "
