@@ -6,7 +6,10 @@ extension ReportRenderer {
     static func html(_ table: ReportTable, chart: ChartSpec?) -> [UInt8] {
         var out = RenderBuffer()
         out.reserveCapacity(estimatedSize(table, rows: htmlRowLimit) * 2)
-        appendDocumentHead(title: table.title, style: stylesheet + cardStylesheet + cardLabels(table.columns), to: &out)
+        let sectionLabels = table.sections.enumerated().map { cardLabels($1.columns, table: "section-\($0 + 1)") }
+        appendDocumentHead(
+            title: table.title,
+            style: stylesheet + cardStylesheet + cardLabels(table.columns) + sectionLabels.joined(), to: &out)
         if !table.navigation.isEmpty {
             out.write("<nav class=\"crumbs\">")
             for (index, link) in table.navigation.enumerated() {
@@ -54,8 +57,22 @@ extension ReportRenderer {
         if let chart { appendChart(table, spec: chart, to: &out) }
         if let totals = ReportTotals(table) { appendTotals(totals, to: &out) }
         appendHTMLTable(table, to: &out)
+        for (index, section) in table.sections.enumerated() {
+            appendSection(section, tableClass: "section-\(index + 1)", to: &out)
+        }
         out.write("</main>\n</body>\n</html>\n")
         return out.bytes
+    }
+
+    /// A further table on the page: its title as a heading, its description, and its rows (no chart, no totals).
+    private static func appendSection(_ section: ReportTable, tableClass: String, to out: inout RenderBuffer) {
+        appendElement("<h2 class=\"section\">", section.title, "</h2>\n", to: &out)
+        appendElement("<p class=\"description\">", section.description, "</p>\n", to: &out)
+        guard !section.rows.isEmpty, !section.columns.isEmpty else {
+            out.write("<p class=\"empty\">No rows.</p>\n")
+            return
+        }
+        appendHTMLTable(section, tableClass: tableClass, to: &out)
     }
 
     static func appendChart(_ table: ReportTable, spec: ChartSpec, to out: inout RenderBuffer) {
@@ -124,14 +141,16 @@ extension ReportRenderer {
         out.write("</tbody>\n</table>\n</div>\n")
     }
 
-    private static func appendHTMLTable(_ table: ReportTable, to out: inout RenderBuffer) {
+    /// The table; `tableClass` names it for its card labels (`cardLabels`), `report` for the page's own.
+    private static func appendHTMLTable(_ table: ReportTable, tableClass: String = "report", to out: inout RenderBuffer)
+    {
         let shown = min(table.rows.count, htmlRowLimit)
         if shown < table.rows.count {
             let omitted = table.rows.count - shown
             out.write("<p class=\"note\">Showing the first \(grouped(shown)) of \(grouped(table.rows.count)) rows; ")
             out.write("\(rowCount(omitted)) omitted. The CSV and JSON formats contain every row.</p>\n")
         }
-        out.write("<div class=\"table-wrap cards\">\n<table class=\"report cards\">\n<thead>\n<tr>")
+        out.write("<div class=\"table-wrap cards\">\n<table class=\"\(tableClass) cards\">\n<thead>\n<tr>")
         for column in table.columns {
             // A heading people read: `recorded_units` as "recorded units"; CSV and JSON keep the column's name.
             out.write(column.kind.isNumeric ? "<th scope=\"col\" class=\"num\">" : "<th scope=\"col\">")
@@ -149,7 +168,8 @@ extension ReportRenderer {
             }
         }
         let links = table.columns.map { table.cellLinks[$0.name] }
-        for row in table.rows.prefix(shown) {
+        let rowLinks = table.columns.map { table.rowLinks[$0.name] }
+        for (rowIndex, row) in table.rows.prefix(shown).enumerated() {
             out.write("<tr>")
             for (index, column) in table.columns.enumerated() {
                 guard let value = cell(row, index) else {
@@ -168,7 +188,7 @@ extension ReportRenderer {
                 } else {
                     out.write(classes[index])
                 }
-                let href = links[index]?[value]
+                let href = links[index]?[value] ?? rowLinks[index]?[rowIndex]
                 if let href {
                     out.write("<a href=\"")
                     appendHTMLEscaped(href, to: &out)
@@ -291,6 +311,7 @@ extension ReportRenderer {
         h1 { font-size: 1.6em; margin: 0 0 0.4em; }
         .description { margin: 0 0 0.6em; max-width: 80ch; }
         h2.totals { font-size: 1.1em; margin: 1.2em 0 0.3em; }
+        h2.section { font-size: 1.2em; margin: 1.6em 0 0.3em; }
         .table-wrap.totals { display: inline-block; max-width: 100%; margin-top: 0.3em; }
         .meta { color: var(--muted); margin: 0.2em 0; }
         code, td.json { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.92em; }
