@@ -9,7 +9,9 @@ extension ReportRenderer {
         let sectionLabels = table.sections.enumerated().map { cardLabels($1.columns, table: "section-\($0 + 1)") }
         appendDocumentHead(
             title: table.title,
-            style: stylesheet + cardStylesheet + cardLabels(table.columns) + sectionLabels.joined(), to: &out)
+            style: stylesheet + cardStylesheet + cardLabels(table.columns)
+                + (table.sections.isEmpty ? "" : "h2.section { font-size: 1.2em; margin: 1.6em 0 0.3em; }\n")
+                + sectionLabels.joined(), to: &out)
         if !table.navigation.isEmpty {
             out.write("<nav class=\"crumbs\">")
             for (index, link) in table.navigation.enumerated() {
@@ -78,7 +80,13 @@ extension ReportRenderer {
     static func appendChart(_ table: ReportTable, spec: ChartSpec, to out: inout RenderBuffer) {
         switch SVGChart.draw(table, spec: spec) {
         case .drawn(let svg, let notes):
-            out.write("<figure class=\"chart\">\n")
+            if spec.kind == .waterfall {
+                // A waterfall's labelled steps stay readable on a phone: the chart keeps a width and scrolls sideways.
+                out.write(waterfallStylesheet)
+                out.write("<figure class=\"chart wide\">\n")
+            } else {
+                out.write("<figure class=\"chart\">\n")
+            }
             out += svg
             if !notes.isEmpty {
                 out.write("<figcaption>")
@@ -92,6 +100,15 @@ extension ReportRenderer {
             out.write(".</p>\n")
         }
     }
+
+    /// A waterfall's value labels, and its width on a phone; only pages with one carry it.
+    static let waterfallStylesheet = """
+        <style>
+        .chart text.value { font-size: 12px; font-variant-numeric: tabular-nums; }
+        @media (max-width: 600px) { figure.chart.wide { overflow-x: auto; } figure.chart.wide svg { min-width: 860px; } }
+        </style>
+
+        """
 
     /// The totals per currency (every row, also those past the page's row limit) and of the units, above the table.
     private static func appendTotals(_ totals: ReportTotals, to out: inout RenderBuffer) {
@@ -311,7 +328,6 @@ extension ReportRenderer {
         h1 { font-size: 1.6em; margin: 0 0 0.4em; }
         .description { margin: 0 0 0.6em; max-width: 80ch; }
         h2.totals { font-size: 1.1em; margin: 1.2em 0 0.3em; }
-        h2.section { font-size: 1.2em; margin: 1.6em 0 0.3em; }
         .table-wrap.totals { display: inline-block; max-width: 100%; margin-top: 0.3em; }
         .meta { color: var(--muted); margin: 0.2em 0; }
         code, td.json { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.92em; }

@@ -21,8 +21,9 @@ struct MonthEndPack {
     /// Links shown above each page (back to the run's index).
     var navigation: [ReportTable.Link] = []
 
-    /// Writes the pack; returns the paths written, the bridge's first.
-    func write() throws -> [String] {
+    /// Writes the pack; returns the report files written (the bridge's page first), which the run's index lists, and
+    /// the pages of rows, which only the bridge links to.
+    func write() throws -> (reports: [String], pages: [String]) {
         let runner = ReportRunner(connection: connection)
         let bridgeDefinition = try ReportRunner.definition(.monthEndBridge)
         let monthDefinition = try ReportRunner.definition(.monthEnd)
@@ -35,6 +36,7 @@ struct MonthEndPack {
         let rows = try runner.run(
             rowsDefinition, parameters: ReportSite.sharedParameters(of: rowsDefinition, from: bridge))
         var written: [String] = []
+        var pages: [String] = []
         for format in formats {
             guard format == .html else {
                 written.append(try ReportRunner.write(bridge, of: bridgeDefinition, as: format, to: directory))
@@ -48,8 +50,8 @@ struct MonthEndPack {
             var page = linked.table
             page.sections = [month]
             written.insert(try ReportRunner.write(page, of: bridgeDefinition, as: .html, to: directory), at: 0)
-            written += linked.written
+            pages += linked.written
         }
-        return written
+        return (written, pages)
     }
 }
