@@ -24,6 +24,11 @@ struct MonthEndPack {
     /// Writes the pack; returns the report files written (the bridge's page first), which the run's index lists, and
     /// the pages of rows, which only the bridge links to.
     func write() throws -> (reports: [String], pages: [String]) {
+        // One month is few rows: compiling the queries' many expressions (JIT) cost seconds, their running a fraction.
+        try connection.plannedForFewRows { try writePack() }
+    }
+
+    private func writePack() throws -> (reports: [String], pages: [String]) {
         let runner = ReportRunner(connection: connection)
         let bridgeDefinition = try ReportRunner.definition(.monthEndBridge)
         let monthDefinition = try ReportRunner.definition(.monthEnd)
