@@ -165,23 +165,19 @@ rows (step_order, step, source, reference, day, product, units, currency, amount
         file_id, line
     FROM owed WHERE currency IN (SELECT currency FROM paid)
     UNION ALL
-    SELECT 150, 'input tax', 'Payments summary: Input Tax', region, NULL, NULL, NULL, currency, input_tax,
-        file_id, line FROM paid
-    UNION ALL
-    SELECT 160, 'adjustments', 'Payments summary: Adjustments', region, NULL, NULL, NULL, currency, adjustments,
-        file_id, line
-    FROM paid
-    UNION ALL
-    SELECT 170, 'withholding tax', 'Payments summary: Withholding Tax', region, NULL, NULL, NULL, currency,
-        -abs(withholding_tax), file_id, line
-    FROM paid
-    UNION ALL
-    SELECT 175, 'Apple''s sums', 'Payments summary: Total Owed less its parts', region, NULL, NULL, NULL, currency,
-        total_owed - (earned + input_tax + adjustments - abs(withholding_tax)), file_id, line
-    FROM paid
-    UNION ALL
-    SELECT 180, 'total owed', 'Payments summary: Total Owed', region, NULL, NULL, NULL, currency, total_owed,
-        file_id, line FROM paid
+    -- Each region's Payments summary figure of the step: Input Tax, Adjustments, Withholding Tax (a deduction),
+    -- Total Owed less its parts, and Total Owed.
+    SELECT f.step_order, f.step, 'Payments summary: ' || f.label, p.region, NULL, NULL, NULL, p.currency, f.amount,
+        p.file_id, p.line
+    FROM paid p
+    CROSS JOIN LATERAL (VALUES
+        (150, 'input tax', 'Input Tax', p.input_tax),
+        (160, 'adjustments', 'Adjustments', p.adjustments),
+        (170, 'withholding tax', 'Withholding Tax', -abs(p.withholding_tax)),
+        (175, 'Apple''s sums', 'Total Owed less its parts',
+            p.total_owed - (p.earned + p.input_tax + p.adjustments - abs(p.withholding_tax))),
+        (180, 'total owed', 'Total Owed', p.total_owed)
+    ) f (step_order, step, label, amount)
     UNION ALL
     -- A currency the Payments summary does not name: its total owed is what the financial reports owe.
     SELECT 180, 'total owed', 'financial report', NULL, NULL, vendor_identifier, units, currency, amount,
