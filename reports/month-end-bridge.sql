@@ -7,6 +7,7 @@
 -- param: month month = null -- the fiscal month as YYYY-MM, as the Payments summary names it (2014-09: September, 2014); default: the latest closed one (what run writes)
 -- param: currency text = null -- the reporting currency (ISO 4217); default: the month's bank account currency
 -- chart: waterfall x=step y=amount series=kind unit=money
+-- link: amount -> month-end-rows month-end/{month}-{step_order}-{step}.html
 -- sensitive: false
 
 WITH month AS (

@@ -7,6 +7,7 @@
 /// -- description: Every record that could not be read, with file, line and reason.
 /// -- param: since date = 1970-01-01 -- only records loaded on or after this day
 /// -- chart: bar x=day y=records
+/// -- link: records -> quarantine-rows quarantine/{day}.html
 /// -- sensitive: false
 /// ```
 ///
@@ -23,6 +24,8 @@ package struct ReportDefinition: Sendable, Hashable {
     package var parameters: [ReportParameter]
     /// The chart HTML output draws, if any.
     package var chart: ChartSpec?
+    /// Columns whose cells link down to the rows behind them (`link:`, `ReportLink`), where a run writes those pages.
+    package var links: [ReportLink] = []
     /// Whether the report shows data the analyst role must not read (e.g. the quarantine's raw text).
     package var isSensitive: Bool
     /// The whole file text, header comments included, so PostgreSQL's error line numbers match the file.
@@ -105,6 +108,7 @@ private struct Header {
     var description: String?
     var parameters: [ReportParameter] = []
     var chart: ChartSpec?
+    var links: [ReportLink] = []
     var isSensitive: Bool?
     var seenKeys: Set<String> = []
 
@@ -118,10 +122,10 @@ private struct Header {
         guard key.unicodeScalars.allSatisfy({ HeaderText.isASCIILetter($0) || $0 == "_" || $0 == "-" }) else {
             throw .malformedHeaderLine(report: report, line: lineNumber)
         }
-        guard ["title", "description", "param", "chart", "sensitive"].contains(key) else {
+        guard ["title", "description", "param", "chart", "link", "sensitive"].contains(key) else {
             throw .unknownHeaderKey(report: report, line: lineNumber, key: key)
         }
-        guard key == "param" || !seenKeys.contains(key) else {
+        guard key == "param" || key == "link" || !seenKeys.contains(key) else {
             throw .duplicateHeaderKey(report: report, line: lineNumber, key: key)
         }
         guard !value.isEmpty else { throw .emptyHeaderValue(report: report, line: lineNumber, key: key) }
@@ -139,6 +143,12 @@ private struct Header {
                 chart = try ChartSpec.parse(value)
             } catch {
                 throw .invalidChart(report: report, line: lineNumber, reason: error.reason)
+            }
+        case "link":
+            do {
+                links.append(try ReportLink.parse(value))
+            } catch {
+                throw .invalidLink(report: report, line: lineNumber, reason: error.reason)
             }
         default:
             switch value.lowercased() {
@@ -167,7 +177,7 @@ private struct Header {
         guard let title else { throw .missingHeaderKey(report: report, key: "title") }
         guard let description else { throw .missingHeaderKey(report: report, key: "description") }
         guard let isSensitive else { throw .missingHeaderKey(report: report, key: "sensitive") }
-        return ReportDefinition(
+        var definition = ReportDefinition(
             name: report,
             title: title,
             description: description,
@@ -176,5 +186,7 @@ private struct Header {
             isSensitive: isSensitive,
             sql: sql
         )
+        definition.links = links
+        return definition
     }
 }

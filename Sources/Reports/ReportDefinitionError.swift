@@ -23,6 +23,8 @@ package enum ReportDefinitionError: Error, Sendable, Hashable, CustomStringConve
     case duplicateParameter(report: String, line: Int, name: String)
     /// A `chart:` line cannot be read; `reason` says what is wrong.
     case invalidChart(report: String, line: Int, reason: String)
+    /// A `link:` line cannot be read; `reason` says what is wrong.
+    case invalidLink(report: String, line: Int, reason: String)
     /// The file has a header but no statement.
     case missingSQL(report: String)
     /// The SQL uses `$placeholder` but fewer parameters are declared.
@@ -44,10 +46,10 @@ package enum ReportDefinitionError: Error, Sendable, Hashable, CustomStringConve
                 "report name '\(name)' is not usable: use letters, digits, '_' and '-' (the file is reports/NAME.sql)"
         case .malformedHeaderLine(let report, let line):
             return "\(Self.file(report)) line \(line): expected '-- key: value' with key title, description, param, "
-                + "chart or sensitive; leave a blank line between the header and other comments"
+                + "chart, link or sensitive; leave a blank line between the header and other comments"
         case .unknownHeaderKey(let report, let line, let key):
             return "\(Self.file(report)) line \(line): unknown header key '\(key)'; "
-                + "the keys are title, description, param, chart and sensitive"
+                + "the keys are title, description, param, chart, link and sensitive"
         case .duplicateHeaderKey(let report, let line, let key):
             return "\(Self.file(report)) line \(line): '\(key):' appears a second time; give it once"
         case .emptyHeaderValue(let report, let line, let key):
@@ -63,6 +65,8 @@ package enum ReportDefinitionError: Error, Sendable, Hashable, CustomStringConve
             return "\(Self.file(report)) line \(line): parameter '\(name)' is declared twice"
         case .invalidChart(let report, let line, let reason):
             return "\(Self.file(report)) line \(line): chart: \(reason)"
+        case .invalidLink(let report, let line, let reason):
+            return "\(Self.file(report)) line \(line): link: \(reason)"
         case .missingSQL(let report):
             return "\(Self.file(report)) has a header but no SQL statement"
         case .undeclaredPlaceholder(let report, let placeholder, let declared):

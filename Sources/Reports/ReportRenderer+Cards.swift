@@ -44,12 +44,13 @@ extension ReportRenderer {
 
         """
 
-    /// The card labels of a report table: one rule per column naming its heading, for the narrow layout.
-    static func cardLabels(_ columns: [ReportColumn]) -> String {
+    /// The card labels of a report table (`table.report`, or the class `table` names): one rule per column naming its
+    /// heading, for the narrow layout.
+    static func cardLabels(_ columns: [ReportColumn], table: String = "report") -> String {
         var rules = "@media (max-width: 600px) {\n"
         for (index, column) in columns.enumerated() {
             rules +=
-                "  table.report td:nth-child(\(index + 1))::before { content: \"\(cssString(heading(column.name)))\"; }\n"
+                "  table.\(table) td:nth-child(\(index + 1))::before { content: \"\(cssString(heading(column.name)))\"; }\n"
         }
         return rules + "}\n"
     }

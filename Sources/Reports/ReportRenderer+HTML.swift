@@ -6,7 +6,12 @@ extension ReportRenderer {
     static func html(_ table: ReportTable, chart: ChartSpec?) -> [UInt8] {
         var out = RenderBuffer()
         out.reserveCapacity(estimatedSize(table, rows: htmlRowLimit) * 2)
-        appendDocumentHead(title: table.title, style: stylesheet + cardStylesheet + cardLabels(table.columns), to: &out)
+        let sectionLabels = table.sections.enumerated().map { cardLabels($1.columns, table: "section-\($0 + 1)") }
+        appendDocumentHead(
+            title: table.title,
+            style: stylesheet + cardStylesheet + cardLabels(table.columns)
+                + (table.sections.isEmpty ? "" : "h2.section { font-size: 1.2em; margin: 1.6em 0 0.3em; }\n")
+                + sectionLabels.joined(), to: &out)
         if !table.navigation.isEmpty {
             out.write("<nav class=\"crumbs\">")
             for (index, link) in table.navigation.enumerated() {
@@ -54,14 +59,34 @@ extension ReportRenderer {
         if let chart { appendChart(table, spec: chart, to: &out) }
         if let totals = ReportTotals(table) { appendTotals(totals, to: &out) }
         appendHTMLTable(table, to: &out)
+        for (index, section) in table.sections.enumerated() {
+            appendSection(section, tableClass: "section-\(index + 1)", to: &out)
+        }
         out.write("</main>\n</body>\n</html>\n")
         return out.bytes
+    }
+
+    /// A further table on the page: its title as a heading, its description, and its rows (no chart, no totals).
+    private static func appendSection(_ section: ReportTable, tableClass: String, to out: inout RenderBuffer) {
+        appendElement("<h2 class=\"section\">", section.title, "</h2>\n", to: &out)
+        appendElement("<p class=\"description\">", section.description, "</p>\n", to: &out)
+        guard !section.rows.isEmpty, !section.columns.isEmpty else {
+            out.write("<p class=\"empty\">No rows.</p>\n")
+            return
+        }
+        appendHTMLTable(section, tableClass: tableClass, to: &out)
     }
 
     static func appendChart(_ table: ReportTable, spec: ChartSpec, to out: inout RenderBuffer) {
         switch SVGChart.draw(table, spec: spec) {
         case .drawn(let svg, let notes):
-            out.write("<figure class=\"chart\">\n")
+            if spec.kind == .waterfall {
+                // A waterfall's labelled steps stay readable on a phone: the chart keeps a width and scrolls sideways.
+                out.write(waterfallStylesheet)
+                out.write("<figure class=\"chart wide\">\n")
+            } else {
+                out.write("<figure class=\"chart\">\n")
+            }
             out += svg
             if !notes.isEmpty {
                 out.write("<figcaption>")
@@ -75,6 +100,15 @@ extension ReportRenderer {
             out.write(".</p>\n")
         }
     }
+
+    /// A waterfall's value labels, and its width on a phone; only pages with one carry it.
+    static let waterfallStylesheet = """
+        <style>
+        .chart text.value { font-size: 12px; font-variant-numeric: tabular-nums; }
+        @media (max-width: 600px) { figure.chart.wide { overflow-x: auto; } figure.chart.wide svg { min-width: 860px; } }
+        </style>
+
+        """
 
     /// The totals per currency (every row, also those past the page's row limit) and of the units, above the table.
     private static func appendTotals(_ totals: ReportTotals, to out: inout RenderBuffer) {
@@ -124,14 +158,16 @@ extension ReportRenderer {
         out.write("</tbody>\n</table>\n</div>\n")
     }
 
-    private static func appendHTMLTable(_ table: ReportTable, to out: inout RenderBuffer) {
+    /// The table; `tableClass` names it for its card labels (`cardLabels`), `report` for the page's own.
+    private static func appendHTMLTable(_ table: ReportTable, tableClass: String = "report", to out: inout RenderBuffer)
+    {
         let shown = min(table.rows.count, htmlRowLimit)
         if shown < table.rows.count {
             let omitted = table.rows.count - shown
             out.write("<p class=\"note\">Showing the first \(grouped(shown)) of \(grouped(table.rows.count)) rows; ")
             out.write("\(rowCount(omitted)) omitted. The CSV and JSON formats contain every row.</p>\n")
         }
-        out.write("<div class=\"table-wrap cards\">\n<table class=\"report cards\">\n<thead>\n<tr>")
+        out.write("<div class=\"table-wrap cards\">\n<table class=\"\(tableClass) cards\">\n<thead>\n<tr>")
         for column in table.columns {
             // A heading people read: `recorded_units` as "recorded units"; CSV and JSON keep the column's name.
             out.write(column.kind.isNumeric ? "<th scope=\"col\" class=\"num\">" : "<th scope=\"col\">")
@@ -149,7 +185,8 @@ extension ReportRenderer {
             }
         }
         let links = table.columns.map { table.cellLinks[$0.name] }
-        for row in table.rows.prefix(shown) {
+        let rowLinks = table.columns.map { table.rowLinks[$0.name] }
+        for (rowIndex, row) in table.rows.prefix(shown).enumerated() {
             out.write("<tr>")
             for (index, column) in table.columns.enumerated() {
                 guard let value = cell(row, index) else {
@@ -168,7 +205,7 @@ extension ReportRenderer {
                 } else {
                     out.write(classes[index])
                 }
-                let href = links[index]?[value]
+                let href = links[index]?[value] ?? rowLinks[index]?[rowIndex]
                 if let href {
                     out.write("<a href=\"")
                     appendHTMLEscaped(href, to: &out)

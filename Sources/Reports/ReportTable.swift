@@ -49,6 +49,12 @@ package struct ReportTable: Sendable, Equatable {
     /// Cells the HTML page links, by column name and then cell value: the relative path of the page that value has
     /// (a store account's, a transaction's), chosen by the caller, never taken from the value.
     package var cellLinks: [String: [String: String]] = [:]
+    /// Cells the HTML page links by column name and then row index (`ReportLink`: the page of the rows behind one
+    /// figure), chosen by the caller; a value-keyed `cellLinks` link wins where both name a cell.
+    package var rowLinks: [String: [Int: String]] = [:]
+    /// Further tables the HTML page shows below this one, each under its title (the month-end pack's table per region
+    /// under its bridge); other formats write each report on its own.
+    package var sections: [ReportTable] = []
 
     /// Creates a report result.
     package init(

@@ -185,6 +185,7 @@ struct SVGChart {
             axis: axis, categories: categories, legend: legend, timeAxis: timeAxis,
             unit: spec.unit.map { "\(spec.y) (\($0))" })
         canvas.otherSeries = otherSeries
+        canvas.labelsValues = spec.kind == .waterfall
         let kindName = ["bar": "Bar", "line": "Line", "waterfall": "Waterfall"][spec.kind.rawValue] ?? "Bar"
         let perSeries = spec.series.map { ", per \($0)" } ?? ""
         let unit = spec.unit.map { " in \($0)" } ?? ""
@@ -266,6 +267,10 @@ struct SVGChart {
         let breaks: [Double]
         /// The series drawn as "Other", if any.
         var otherSeries = Int.max
+        /// Each bar carries its value above it, and is at least `minimumBarHeight` tall (a waterfall: a step of a
+        /// cent beside totals of thousands is still seen and read).
+        var labelsValues = false
+        static let minimumBarHeight = 3.0
         /// The y axis title (the value and its unit), written up the left edge.
         let unit: String?
 
@@ -406,12 +411,25 @@ struct SVGChart {
             for datum in data {
                 let group = groupCount > 1 ? datum.series : 0
                 let x = centers[datum.category] - slot / 2 + Double(group) * groupWidth
-                let barTop = y(max(datum.base, datum.end))
-                let barHeight = y(min(datum.base, datum.end)) - barTop
+                var barTop = y(max(datum.base, datum.end))
+                var barHeight = y(min(datum.base, datum.end)) - barTop
+                if labelsValues && datum.value != 0 && barHeight < Self.minimumBarHeight {
+                    // Grown about where the step starts, so it still sits on the running total.
+                    barTop -= (Self.minimumBarHeight - barHeight) / 2
+                    barHeight = Self.minimumBarHeight
+                }
                 out.write("<rect class=\"bar\" x=\"\(n(x))\" y=\"\(n(barTop))\" width=\"\(n(groupWidth))\"")
                 out.write(" height=\"\(n(barHeight))\" fill=\"\(color(datum.series))\"><title>")
                 appendTooltip(datum)
                 out.write("</title></rect>\n")
+                guard labelsValues else { continue }
+                // Above a bar that rises or stands from zero, below one that falls below zero.
+                let below = datum.end < 0 && datum.end <= datum.base
+                let labelY = below ? barTop + barHeight + 13 : barTop - 4
+                out.write("<text class=\"value\" x=\"\(n(x + groupWidth / 2))\" y=\"\(n(labelY))\"")
+                out.write(" text-anchor=\"middle\">")
+                ReportRenderer.appendHTMLEscaped(datum.text, controls: .svgTSpan, to: &out)
+                out.write("</text>\n")
             }
             out.write("</g>\n")
         }

@@ -47,6 +47,7 @@ extension RunPlan {
             DetectStage(settings: detection),
             DemoDecisionsStage(demoDecisions),
             ReconcileStage(ReconcileOptions(timeZone: timeZone, isIncremental: true), onlyWhenReportsStored: true),
+            MonthEndStage(self),
             ReportsStage(self),
         ]
     }

@@ -61,7 +61,8 @@ package struct RunSummary: Sendable, Encodable {
     package var sales: SalesIngestSummary? { value("sales") }
     package var detection: DetectionSummary? { value("detection") }
     package var reconciliation: ReconcileSummary? { value("reconciliation") }
-    package var reportsWritten: [String] { value("reportsWritten") ?? [] }
+    /// The batch reports and the month-end pack (MonthEndStage), for the index and the closing line.
+    package var reportsWritten: [String] { (value("reportsWritten") ?? []) + (value("monthEndWritten") ?? []) }
 
     private struct Key: CodingKey {
         var stringValue: String

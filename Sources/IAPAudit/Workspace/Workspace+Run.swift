@@ -62,8 +62,9 @@ extension Workspace {
     /// Writes the plan's reports in each of its formats; returns the paths written.
     func writeReports(_ plan: RunPlan) throws -> [String] {
         let runner = ReportRunner(connection: connection)
+        // The month-end pack is a stage of its own (MonthEndStage): one page of three reports.
         let definitions = try ReportRunner.definitions().filter {
-            plan.reports.isEmpty || plan.reports.contains($0.name)
+            (plan.reports.isEmpty || plan.reports.contains($0.name)) && !MonthEndPack.reports.contains($0.name)
         }
         var written: [String] = []
         // The site written after the reports has a page for some store accounts, transactions and receipts: the

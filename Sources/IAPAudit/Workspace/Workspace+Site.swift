@@ -27,7 +27,10 @@ extension Workspace {
         plan.reportFormats = formats
         // Asked for, not the batch: all history.
         plan.reportWindow = 0
-        let reports = try writeReports(plan)
+        var pack = MonthEndPack(connection: connection, directory: directory, formats: formats)
+        pack.navigation = [.init(text: "Run summary", href: "index.html")]
+        // The month-end pack, as run's stage writes it, and the batch reports.
+        let reports = try pack.write().reports + writeReports(plan)
         return try writeSite(to: directory, runID: nil, reportFiles: reports) + reports
     }
 }

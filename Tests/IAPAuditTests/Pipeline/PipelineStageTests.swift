@@ -56,7 +56,7 @@ struct PipelineStageTests {
         #expect(
             plan.stages.map(\.name) == [
                 "fetch", "catalog", "ingest receipts", "ingest sales", "detect", "demo decisions", "reconcile",
-                "reports",
+                "month-end", "reports",
             ])
         // The demo's decisions are the demo's plan's alone: any other plan has none, so the stage skips itself.
         #expect(plan.demoDecisions.isEmpty)
