@@ -339,6 +339,8 @@ package struct ReceiptRecordParser: Sendable {
         let leading = original.firstIndex { !isJSONWhitespace($0) } ?? 0
         let trailing = (original.lastIndex { !isJSONWhitespace($0) } ?? (original.count - 1)) + 1
         guard holdsSecrets(top) || top["response"]?.object.map(holdsSecrets) == true else {
+            // Most records are kept whole: share their bytes rather than copy several kilobytes again.
+            if leading == 0 && trailing == original.count { return original }
             return Array(original[leading..<trailing])
         }
         return rebuilt(top, from: original, descendingInto: "response")

@@ -64,4 +64,28 @@ struct JSONParserTests {
         #expect(object.members.count == 2)
         #expect(object["a"] == .number("1"))
     }
+
+    /// Long strings are scanned eight bytes at a time: a byte that matters must be seen wherever it falls in a word,
+    /// in a plain string and after an escape alike.
+    @Test(arguments: [false, true])
+    func judgesEveryByteOfALongStringWhereverItFalls(afterAnEscape: Bool) throws {
+        let lead: [UInt8] = afterAnEscape ? Array(#"x\/"#.utf8) : []
+        let leadText = afterAnEscape ? "x/" : ""
+        for offset in 0..<24 {
+            let before = [UInt8](repeating: UInt8(ascii: "A"), count: offset)
+            let after = [UInt8](repeating: UInt8(ascii: "B"), count: 24)
+            func parsed(_ middle: [UInt8]) throws(JSONParseError) -> JSONValue {
+                try JSONParser.parse([UInt8(ascii: "\"")] + lead + before + middle + after + [UInt8(ascii: "\"")])
+            }
+            let plain = leadText + String(repeating: "A", count: offset)
+            #expect(try parsed(Array(#"\/"#.utf8)) == .string(plain + "/" + String(repeating: "B", count: 24)))
+            #expect(try parsed(Array("é".utf8)) == .string(plain + "é" + String(repeating: "B", count: 24)))
+            #expect(throws: JSONParseError.self, "a control byte at \(offset)") { try parsed([0x01]) }
+            #expect(throws: JSONParseError.self, "invalid UTF-8 at \(offset)") { try parsed([0xFF]) }
+            // A quote ends the string where it is: what follows is trailing data.
+            #expect(throws: JSONParseError.self, "a quote at \(offset)") { try parsed([UInt8(ascii: "\"")]) }
+            let ended = try JSONParser.parse([UInt8(ascii: "\"")] + lead + before + [UInt8(ascii: "\"")])
+            #expect(ended == .string(plain))
+        }
+    }
 }
