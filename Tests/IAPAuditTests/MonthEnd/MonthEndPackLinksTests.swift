@@ -26,9 +26,8 @@ struct MonthEndPackLinksTests {
 
     @Test func theDemoPacksFiguresLinkToPagesWhoseRowsSumToThem() throws {
         let test = try TestWorkspace()
-        let out = test.directory.appendingPathComponent("out").path
-        let demo = try BinaryUnderTest.run(
-            ["run", "--demo", "--out", out, "--database-url", test.conninfo, "--log-level", "warning"], timeout: 600)
+        let out = test.demoOut
+        let demo = try test.runTheDemoThroughTheBinary()
         #expect(demo.status == 0, "\(demo.stderr)")
         #expect(demo.stdout.contains(", month-end "), "the stage's own time: \(demo.stdout)")
 

@@ -54,9 +54,8 @@ import Testing
 
     @Test func theDemoSiteShowsItsDecisionsOnFlagAndSubjectPagesAndTheQueueByAge() throws {
         let test = try TestWorkspace()
-        let out = test.directory.appendingPathComponent("out").path
-        let demo = try BinaryUnderTest.run(
-            ["run", "--demo", "--out", out, "--database-url", test.conninfo, "--log-level", "warning"], timeout: 600)
+        let out = test.demoOut
+        let demo = try test.runTheDemoThroughTheBinary()
         #expect(demo.status == 0, "\(demo.stderr)")
 
         // The decisions are the log's, made through flag_decide as `flags confirm/dismiss` make them.
@@ -133,8 +132,7 @@ import Testing
             ])
 
         // A second demo decides nothing again: each flag keeps its one decision.
-        let second = try BinaryUnderTest.run(
-            ["run", "--demo", "--out", out, "--database-url", test.conninfo, "--log-level", "warning"], timeout: 600)
+        let second = try test.runTheDemoThroughTheBinary()
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stdout.contains("demo decisions: none new"), "\(second.stdout)")
         #expect(try test.connection.query("SELECT count(*) FROM flag_decision").requireInt(0, 0) == 2)

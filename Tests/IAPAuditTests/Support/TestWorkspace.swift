@@ -99,4 +99,13 @@ final class TestWorkspace {
         }
         return rows
     }
+
+    /// Where a test that runs the demo through the binary has its reports written.
+    var demoOut: String { directory.appendingPathComponent("out").path }
+
+    /// `iap-audit run --demo` through the binary, on this workspace's database, its reports written to `demoOut`.
+    func runTheDemoThroughTheBinary() throws -> BinaryUnderTest.Outcome {
+        try BinaryUnderTest.run(
+            ["run", "--demo", "--out", demoOut, "--database-url", conninfo, "--log-level", "warning"], timeout: 600)
+    }
 }
