@@ -71,7 +71,12 @@ package struct ReportRunner {
     ) throws -> String {
         try OutputDirectory.prepare(directory)
         let path = (directory as NSString).appendingPathComponent("\(definition.name).\(format.fileExtension)")
-        let bytes = ReportRenderer.render(table, as: format, chart: definition.chart)
+        return try write(ReportRenderer.render(table, as: format, chart: definition.chart), to: path)
+    }
+
+    /// Writes a rendered report at `path`, atomically, into a folder that exists; returns the path. A failure names
+    /// the path (73, or 74 when the disk is full or failing).
+    static func write(_ bytes: [UInt8], to path: String) throws(IAPAuditError) -> String {
         do {
             try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {

@@ -79,9 +79,7 @@ extension ReportSite {
         let path = (directory as NSString).appendingPathComponent(relativePath)
         try FileManager.default.createDirectory(
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try Data(ReportRenderer.render(table, as: .html, chart: nil)).write(
-            to: URL(fileURLWithPath: path), options: .atomic)
-        return path
+        return try ReportRunner.write(ReportRenderer.render(table, as: .html, chart: nil), to: path)
     }
 
     /// Removes the pages in the pattern's own folder (`month-end/` of `month-end/{month}-{step}.html`) this run did
