@@ -64,7 +64,11 @@ final class HeadlessChromium {
     func wait(for condition: String, seconds: Double = 60) throws {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            if try evaluate("document.readyState === 'complete' && (\(condition))") as? Bool == true { return }
+            do {
+                if try evaluate("document.readyState === 'complete' && (\(condition))") as? Bool == true { return }
+            } catch let failure as Failure where failure.description.contains("Inspected target navigated or closed") {
+                // A form just sent navigated the page while it was asked: not loaded yet, so ask again.
+            }
             usleep(100_000)
         }
         let text = try evaluate("location.href + '\\n' + document.body.innerText") as? String ?? ""
