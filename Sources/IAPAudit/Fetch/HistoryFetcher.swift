@@ -14,54 +14,45 @@ struct HistoryFetcher: ServerFetcher {
         var revision: String?
     }
 
-    enum Event: ServerFetchEvent {
+    enum Progress: Sendable {
         /// A page arrived (stored when it held transactions); `revision` is the one to ask after it.
         case page(subject: Subject, bundleID: String, revision: String?, count: Int)
         /// No configured app's key knows the transaction.
         case unknown(subject: Subject)
-        case failed(UncheckedFailure)
-        case finished
     }
 
     let clients: [String: AppStoreServerClient]
     let folder: String
     let concurrency: Int
 
-    func fetchOne(_ subject: Subject, stop: StopRequest, events: EventChannel<Event>) async -> Bool {
-        do {
-            for bundleID in subject.bundleIDs {
-                guard let client = clients[bundleID] else { continue }
-                var revision = subject.revision
-                var known = false
-                while stop.signal == nil {
-                    guard
-                        let page = try await client.history(
-                            subject.kind, transactionID: subject.transactionID, revision: revision)
-                    else { break }
-                    known = true
-                    if page.count > 0 {
-                        let directory =
-                            "\(folder)/\(bundleID)/\(subject.environment)/\(subject.kind.rawValue)/\(subject.transactionID)"
-                        try SpoolWriter.prepare(directory)
-                        SpoolWriter.removePartials(in: directory)  // a killed fetch's; only this subject writes here
-                        // Named by the revision asked after: the same request again writes the same file.
-                        try SpoolWriter.store(
-                            page.body, name: "after-\(Self.safe(revision ?? "start")).json", in: directory)
-                    }
-                    events.send(.page(subject: subject, bundleID: bundleID, revision: page.revision, count: page.count))
-                    revision = page.revision
-                    if !page.hasMore { break }
+    func fetchPages(_ subject: Subject, stop: StopRequest, tell: (Progress) -> Void) async throws -> Bool {
+        for bundleID in subject.bundleIDs {
+            guard let client = clients[bundleID] else { continue }
+            var revision = subject.revision
+            var known = false
+            while stop.signal == nil {
+                guard
+                    let page = try await client.history(
+                        subject.kind, transactionID: subject.transactionID, revision: revision)
+                else { break }
+                known = true
+                if page.count > 0 {
+                    let directory =
+                        "\(folder)/\(bundleID)/\(subject.environment)/\(subject.kind.rawValue)/\(subject.transactionID)"
+                    try SpoolWriter.prepare(directory)
+                    SpoolWriter.removePartials(in: directory)  // a killed fetch's; only this subject writes here
+                    // Named by the revision asked after: the same request again writes the same file.
+                    try SpoolWriter.store(
+                        page.body, name: "after-\(Self.safe(revision ?? "start")).json", in: directory)
                 }
-                if known { return true }
+                tell(.page(subject: subject, bundleID: bundleID, revision: page.revision, count: page.count))
+                revision = page.revision
+                if !page.hasMore { break }
             }
-            events.send(.unknown(subject: subject))
-            return true
-        } catch is CancellationError {
-            return false
-        } catch {
-            events.send(.failed(UncheckedFailure(error: error)))
-            return false
+            if known { return true }
         }
+        tell(.unknown(subject: subject))
+        return true
     }
 
     /// A revision as a file name part: letters, digits, `-` and `_` kept, anything else `_`.

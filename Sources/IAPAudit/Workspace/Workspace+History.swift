@@ -59,11 +59,11 @@ extension Workspace {
         }
         counts.transactionsAsked = ids.count
         guard !plan.isDryRun, !list.isEmpty else { return }
-        let (events, https) = try startServerFetch(
-            HistoryFetcher.self, list, folder: plan.historyFolder, server: server, plan: plan, stop: stop)
-        var failure: (any Error)?
-        loop: while true {
-            switch events.next() {
+        try runServerFetch(
+            HistoryFetcher.self, list, folder: plan.historyFolder, server: server, plan: plan, stop: stop,
+            into: &summary
+        ) { progress in
+            switch progress {
             case .page(let subject, let bundleID, let revision, let count):
                 try connection.query(
                     SQLQuery.historyPageRecord.text,
@@ -76,12 +76,7 @@ extension Workspace {
                 if subject.kind == .transactions { counts.transactions += count } else { counts.refunds += count }
             case .unknown(let subject):
                 if subject.kind == .transactions { counts.unknown.append(subject.transactionID) }
-            case .failed(let error):
-                if failure == nil { failure = error.error }
-            case .finished:
-                break loop
             }
         }
-        try finishServerFetch(https, failure: failure, stop: stop, into: &summary)
     }
 }

@@ -1,7 +1,5 @@
 internal import AppStoreFormats
-internal import AppleAPI
 internal import Foundation
-internal import Logging
 internal import Postgres
 
 /// Notification history (`fetch notifications`, and `fetch`/`run` with `[apple.server]`): windows of a day at most,
@@ -82,13 +80,12 @@ extension Workspace {
         }
         counts.windows += windows.count
         guard !windows.isEmpty else { return }
-        let (events, https) = try startServerFetch(
-            NotificationFetcher.self, windows, folder: plan.notificationsFolder, server: server, plan: plan, stop: stop)
-        var failure: (any Error)?
         var finishedWindows = Set<String>()
-        var fetcherDone = false
-        while true {
-            switch events.next() {
+        try runServerFetch(
+            NotificationFetcher.self, windows, folder: plan.notificationsFolder, server: server, plan: plan, stop: stop,
+            into: &summary
+        ) { progress in
+            switch progress {
             case .page(let window, let number, let next, let hasMore, let count, let repeated):
                 try connection.query(
                     SQLQuery.notificationWindowPage.text,
@@ -110,15 +107,9 @@ extension Workspace {
                     SQLQuery.notificationWindowRestart.text,
                     [window.bundleID, window.environment, window.onlyFailures ? "true" : "false", "\(window.start)"],
                     context: "restart a notification window")
-            case .failed(let error):
-                if failure == nil { failure = error.error }
-            case .finished:
-                fetcherDone = true
             }
-            if fetcherDone { break }
         }
         counts.pendingWindows += windows.count - finishedWindows.count
-        try finishServerFetch(https, failure: failure, stop: stop, into: &summary)
     }
 
     /// Days since 1970-01-01 of a calendar date.
@@ -127,56 +118,5 @@ extension Workspace {
         calendar.timeZone = TimeZone(identifier: "UTC") ?? .gmt
         let day = calendar.date(from: DateComponents(year: date.year, month: date.month, day: date.day)) ?? Date()
         return Int(day.timeIntervalSince1970 / 86_400)
-    }
-
-    /// Starts a `Fetcher` over `items` off this thread, with a Server API client per configured app; when it ends,
-    /// closes their HTTP clients and sends `.finished`, the event the caller's loop on the returned channel ends at.
-    /// The caller then hands the clients to `finishServerFetch`.
-    func startServerFetch<Fetcher: ServerFetcher>(
-        _ fetcher: Fetcher.Type, _ items: [Fetcher.Item], folder: String, server: FetchPlan.ServerPlan,
-        plan: FetchPlan, stop: StopRequest
-    ) throws(IAPAuditError) -> (events: EventChannel<Fetcher.Event>, http: [AppleHTTPClient]) {
-        let (clients, https) = try serverClients(server, plan: plan, stop: stop)
-        let events = EventChannel<Fetcher.Event>()
-        let fetcher = Fetcher(clients: clients, folder: folder, concurrency: plan.concurrency)
-        Task {
-            await fetcher.fetch(items, stop: stop, events: events)
-            for http in https { await http.shutdown() }
-            events.send(.finished)
-        }
-        return (events, https)
-    }
-
-    /// After a Server API fetch's `finished`: adds its clients' requests to the summary, and records what ended it
-    /// early (its first failure, else a stop request).
-    func finishServerFetch(
-        _ https: [AppleHTTPClient], failure: (any Error)?, stop: StopRequest, into summary: inout FetchSummary
-    ) throws {
-        for http in https { count(http, into: &summary) }
-        var failure = failure
-        if failure == nil, let signal = stop.signal { failure = IAPAuditError.interrupted(signal: signal) }
-        if let failure { try recordFetchFailure(failure, into: &summary) }
-    }
-
-    /// One App Store Server API client per configured app (a token names its bundle id), and the HTTP clients to shut
-    /// down when the fetch ends.
-    private func serverClients(
-        _ server: FetchPlan.ServerPlan, plan: FetchPlan, stop: StopRequest
-    ) throws(IAPAuditError) -> (clients: [String: AppStoreServerClient], http: [AppleHTTPClient]) {
-        var clients: [String: AppStoreServerClient] = [:]
-        var https: [AppleHTTPClient] = []
-        do {
-            for bundleID in server.bundleIDs {
-                let http = try AppleHTTPClient(
-                    baseURL: server.url, service: .appStoreServer,
-                    tokens: TokenIssuer(key: server.key, bundleID: bundleID),
-                    policy: plan.policy, concurrency: plan.concurrency, shouldStop: { stop.signal != nil })
-                https.append(http)
-                clients[bundleID] = AppStoreServerClient(http: http)
-            }
-        } catch {
-            throw IAPAuditError.apple(error)
-        }
-        return (clients, https)
     }
 }
