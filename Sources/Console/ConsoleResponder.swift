@@ -62,8 +62,11 @@ struct ConsoleResponder: Sendable {
         case (.get, "/flags.html"), (.get, "/flags.json"):
             let query = try QueueQuery(
                 FormValues(request.uri.query ?? "") ?? { throw BadRequest("unreadable query") }())
-            let lines = try await database.run { try $0.list(query.filter) }
-            return Self.render(QueuePage.page(lines, query: query), json: path.hasSuffix(".json"))
+            let list = try await database.run {
+                try LiveSite(desk: $0).flagList(
+                    query.filter, order: query.sort, descending: query.descending, shown: QueueQuery.limit)
+            }
+            return Self.render(QueuePage.page(list, query: query), json: path.hasSuffix(".json"))
         case (.get, "/queue.html"), (.get, "/queue.json"):
             return Self.render(
                 try await database.run { try LiveSite(desk: $0).queuePage() }, json: path.hasSuffix(".json"))

@@ -7,10 +7,9 @@ internal import Reports
 /// Datasette's facets do), and the username search.
 struct QueueQuery: Sendable {
     var filter = FlagFilter()
-    var sort = "severity"
+    var sort = FlagListOrder.severity
     var descending = false
 
-    static let sorts = ["severity", "age", "rule", "score", "status", "subject"]
     /// The most flags one page shows; a filter narrows the rest.
     static let limit = 500
 
@@ -34,8 +33,8 @@ struct QueueQuery: Sendable {
         filter.newerThanDays = try Self.days(form, "newer_than")
         filter.limit = Self.limit + 1
         if let sort = form["sort"] {
-            guard Self.sorts.contains(sort) else { throw BadRequest("no sort \(sort)") }
-            self.sort = sort
+            guard let order = FlagListOrder(rawValue: sort) else { throw BadRequest("no sort \(sort)") }
+            self.sort = order
         }
         if let order = form["order"] {
             guard order == "asc" || order == "desc" else { throw BadRequest("order takes asc or desc") }
@@ -57,7 +56,7 @@ struct QueueQuery: Sendable {
             ("rule", filter.rule), ("severity", filter.severity), ("status", filter.status ?? "all"),
             ("older_than", filter.olderThanDays.map(String.init)),
             ("newer_than", filter.newerThanDays.map(String.init)),
-            ("sort", sort), ("order", descending ? "desc" : "asc"),
+            ("sort", sort.rawValue), ("order", descending ? "desc" : "asc"),
         ]
         for (index, field) in fields.enumerated() where changes.keys.contains(field.0) {
             fields[index].1 = changes[field.0] ?? nil
@@ -83,21 +82,6 @@ struct QueueQuery: Sendable {
     private static func escape(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["-", "_", "."])) ?? ""
     }
-
-    func sorted(_ lines: [FlagLine]) -> [FlagLine] {
-        let rank = ["high": 0, "warning": 1, "info": 2]
-        let ordered = lines.sorted { a, b in
-            switch sort {
-            case "age": (a.createdAt, a.id) < (b.createdAt, b.id)
-            case "rule": (a.rule, a.id) < (b.rule, b.id)
-            case "score": ((Double(a.score) ?? 0), a.id) > ((Double(b.score) ?? 0), b.id)
-            case "status": (a.status, a.id) < (b.status, b.id)
-            case "subject": (a.subjectKey, a.id) < (b.subjectKey, b.id)
-            default: (rank[a.severity] ?? 3, a.createdAt, a.id) < (rank[b.severity] ?? 3, b.createdAt, b.id)
-            }
-        }
-        return descending ? ordered.reversed() : ordered
-    }
 }
 
 /// A request the console cannot take: a 400 with the reason on the page.
@@ -107,8 +91,9 @@ struct BadRequest: Error {
 }
 
 enum QueuePage {
-    static func page(_ found: [FlagLine], query: QueueQuery) -> SitePage {
-        let lines = query.sorted(Array(found.prefix(QueueQuery.limit)))
+    /// The queue over `list`: the search, the filters, the counts per rule and severity, the sorts, and the flags as
+    /// the written site lists them.
+    static func page(_ list: FlagList, query: QueueQuery) -> SitePage {
         let statusWord = query.filter.status ?? "all"
         var page = SitePage(
             title: "Flags: \(statusWord)",
@@ -116,41 +101,28 @@ enum QueuePage {
                 + "reopen or note it. docs/triage.md says what each decision means.")
         page.blocks.append(.form(searchForm))
         page.blocks.append(.form(filterForm(query)))
-        var count = "\(lines.count) flag\(lines.count == 1 ? "" : "s")"
-        if found.count > QueueQuery.limit { count += " shown, the first \(QueueQuery.limit): narrow the filter" }
+        var count = "\(list.shown) flag\(list.shown == 1 ? "" : "s")"
+        if list.found > QueueQuery.limit { count += " shown, the first \(QueueQuery.limit): narrow the filter" }
         page.blocks.append(
             .line([
                 .text(count + ". "), .link("JSON", href: jsonLink(query), isCode: false), .text(". Waiting longest: "),
                 .link("the open queue by age", href: "queue.html", isCode: false), .text("."),
             ]))
-        page.blocks.append(facet("Rule", "rule", found.map(\.rule), query: query))
-        page.blocks.append(facet("Severity", "severity", found.map(\.severity), query: query))
+        page.blocks.append(facet("Rule", "rule", list.rules, query: query))
+        page.blocks.append(facet("Severity", "severity", list.severities, query: query))
         page.blocks.append(
             .line(
                 [.text("Sort by: ")]
-                    + QueueQuery.sorts.flatMap { sort -> [SitePage.Cell] in
-                        let label = sort == query.sort ? "\(sort) \(query.descending ? "↓" : "↑")" : sort
+                    + FlagListOrder.allCases.flatMap { sort -> [SitePage.Cell] in
+                        let label =
+                            sort == query.sort ? "\(sort.rawValue) \(query.descending ? "↓" : "↑")" : sort.rawValue
                         let order = sort == query.sort && !query.descending ? "desc" : "asc"
                         return [
-                            .link(label, href: query.link(["sort": sort, "order": order]), isCode: false), .text(" "),
+                            .link(label, href: query.link(["sort": sort.rawValue, "order": order]), isCode: false),
+                            .text(" "),
                         ]
                     }))
-        page.blocks.append(
-            .table(
-                columns: [
-                    "Flag", "Severity", "Rule", "Subject", "Status", "Raised (UTC)", "Age", "Score", "Last decision",
-                ],
-                rows: lines.map { line in
-                    [
-                        .link(String(line.id), href: FlagPage.path(line.id), isCode: true), .name(line.severity),
-                        .name(line.rule),
-                        .link(
-                            "\(line.subjectKind) \(line.subjectKey)",
-                            href: LiveSite.subjectPath(kind: line.subjectKind, key: line.subjectKey), isCode: true),
-                        .name(line.status), .text(String(line.createdAt.prefix(10))), .number("\(line.ageDays) d"),
-                        .number(line.score), .text(line.lastAction.map { "\($0) by \(line.lastActor ?? "?")" } ?? ""),
-                    ]
-                }))
+        page.blocks.append(list.table)
         return page
     }
 
@@ -187,7 +159,7 @@ enum QueuePage {
                 .number(
                     name: "newer_than", label: "Raised less than N days ago",
                     value: query.filter.newerThanDays.map(String.init) ?? ""),
-                .hidden(name: "sort", value: query.sort),
+                .hidden(name: "sort", value: query.sort.rawValue),
                 .hidden(name: "order", value: query.descending ? "desc" : "asc"),
             ], submit: "Filter")
     }

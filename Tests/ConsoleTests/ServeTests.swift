@@ -22,6 +22,8 @@ import Testing
             #expect(none.status == 200 && none.body.contains("0 flags"), "\(none.body)")
             let newer = try console.get("/flags.html?rule=invalid-receipts&newer_than=1&sort=age&order=desc")
             #expect(newer.body.contains("2 flags"))
+            let older = try console.get("/flags.html?older_than=1")
+            #expect(older.status == 200 && older.body.contains("0 flags"), "raised today: \(older.body)")
             let json = try console.get("/flags.json?rule=invalid-receipts")
             #expect(json.status == 200 && json.headers["Content-Type"].first?.hasPrefix("application/json") == true)
             let parsed = try JSONSerialization.jsonObject(with: Data(json.body.utf8)) as? [String: Any]
@@ -58,7 +60,9 @@ import Testing
             #expect(open.body.contains("1 flag.") && !open.body.contains("flags/flag-\(carol).html"), "\(open.body)")
             #expect(open.body.contains("flags/flag-\(dave).html"))
             let decided = try console.get("/flags.html?status=dismissed")
-            #expect(decided.body.contains("flags/flag-\(carol).html") && decided.body.contains("dismiss by alice"))
+            // A list of decided flags says each one's status and the decision it rests on.
+            #expect(decided.body.contains("flags/flag-\(carol).html") && decided.body.contains(">Status</th>"))
+            #expect(decided.body.contains("family-sharing, by alice"), "\(decided.body)")
 
             let confirmed = try console.post(
                 "/flags/flag-\(dave)/decide",
@@ -72,8 +76,9 @@ import Testing
         #expect(!log.contains("carol@example.com"), "the raw username reached the log: \(log)")
     }
 
-    /// A flag's page is the written site's, drawn by the same renderer, with the forms added; the queue by age is the
-    /// written site's own page; its links to a rule's or a severity's view land on the queue filtered so.
+    /// A flag's page is the written site's, drawn by the same renderer, with the forms added; the queue's list is the
+    /// written site's flag table; the queue by age is the written site's own page; its links to a rule's or a
+    /// severity's view land on the queue filtered so.
     @Test func aFlagPageIsTheWrittenSitesWithItsFormsAndTheQueueByAgeIsTheSites() throws {
         let console = try ConsoleFixture()
         let id = try console.flagIDs()[0]
@@ -93,6 +98,12 @@ import Testing
             #expect(Self.parts(of: served.body) == Self.parts(of: written), "\(served.body)")
             #expect(Self.parts(of: written).count == 3, "facts, evidence and the log: \(written)")
             #expect(served.body.contains("value=\"confirm\"") && !written.contains("<form"))
+
+            // The queue's list is the written site's: the same table over the same open flags.
+            let list = try console.get("/flags.html")
+            let writtenList = try String(contentsOfFile: out + "/flags.html", encoding: .utf8)
+            #expect(Self.parts(of: list.body).count == 1, "\(list.body)")
+            #expect(Self.parts(of: list.body).last == Self.parts(of: writtenList).last, "\(list.body)")
 
             let queue = try console.get("/queue.html")
             #expect(queue.status == 200)

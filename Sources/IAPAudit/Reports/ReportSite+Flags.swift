@@ -139,24 +139,7 @@ extension ReportSite {
                                         from: path)
                                 })))
                 if pageCount > 1 { page.blocks.append(pager(view, page: number, of: pageCount, from: path)) }
-                page.blocks.append(
-                    .table(
-                        columns: ["Severity", "Rule", "Subject", "Last event (UTC)", "Score", "Evidence"],
-                        rows: rows.map { row in
-                            let subject = Subject(kind: row["subject_kind"] ?? "", key: row["subject_key"] ?? "")
-                            let evidence =
-                                row["evidence"].flatMap(EvidenceValue.parse)?.summary() ?? row["evidence"] ?? ""
-                            return [
-                                .name(row["severity"] ?? ""), .name(row["rule"] ?? ""),
-                                subjectCell(subject, row: row, pages: pages, from: path),
-                                Self.text(
-                                    (row["window_end_utc"] ?? row["window_start_utc"]).map { String($0.prefix(10)) }),
-                                Self.number(row["score"]),
-                                .link(
-                                    evidence.isEmpty ? "details" : evidence,
-                                    href: Self.link(Self.flagPath(row["id"] ?? ""), from: path), isCode: false),
-                            ]
-                        }))
+                page.blocks.append(flagTable(rows, pages: pages, from: path))
                 if pageCount > 1 { page.blocks.append(pager(view, page: number, of: pageCount, from: path)) }
                 result.append((path, page))
             }

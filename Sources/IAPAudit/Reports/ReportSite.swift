@@ -99,9 +99,21 @@ struct ReportSite {
 
     /// The site's flags (`site_flags.sql`), or the one flag `id` whatever the window and its status.
     func siteFlags(id: Int64? = nil) throws -> [SiteRow] {
-        try connection.query(
-            SQLQuery.siteFlags.text, [id == nil ? window : 0, id], context: "read the flags for the site"
-        ).allRows.map { try SiteRow($0, columns: SiteRow.Columns.flag) }
+        try siteFlags([id == nil ? window : 0, id] + Array(repeating: nil, count: 7))
+    }
+
+    /// The flags `filter` selects (the console's queue), in the site's order, whatever the window; a filter without a
+    /// status selects every status, superseded too.
+    func siteFlags(_ filter: FlagFilter) throws -> [SiteRow] {
+        try siteFlags([
+            0, nil, filter.rule, filter.severity, filter.status.map { [$0] } ?? FlagFilter.statuses,
+            filter.olderThanDays, filter.newerThanDays, filter.subject, filter.limit,
+        ])
+    }
+
+    private func siteFlags(_ parameters: [(any PostgresParameter)?]) throws -> [SiteRow] {
+        try connection.query(SQLQuery.siteFlags.text, parameters, context: "read the flags for the site")
+            .allRows.map { try SiteRow($0, columns: SiteRow.Columns.flag) }
     }
 
     /// The report columns whose values name a subject, and its kind.
