@@ -1,4 +1,4 @@
--- The flags `iap-audit flags list` (and `serve`'s queue) shows, from the flag_triage view: most severe first, then
+-- The flags `iap-audit flags list` shows, from the flag_triage view: most severe first, then
 -- oldest first, each with when it was first raised (UTC) and how many whole days ago, and its latest decision. A null
 -- filter selects every flag. $1: the rule; $2: the severity; $3: the status; $4: first raised at least this many days
 -- ago; $5: first raised less than this many days ago; $6: the subject key; $7: the most flags to return (null: all);
