@@ -124,13 +124,10 @@ struct KnownFilesTests {
 
     @Test func aFileReadOnlyUpToItsLastCompleteLineIsNotTakenForDone() throws {
         let test = try TestWorkspace()
-        let (path, rest) = try LiveSpoolTests.writeHalfWrittenSpool(test)
-        let first = try test.workspace.ingestReceipts(paths: [path])
+        let (first, second) = try LiveSpoolTests.ingestHalfWrittenSpoolThenItsRest(test) { () throws in
+            #expect(try test.count("SELECT count(*) FROM known_file") == 0)
+        }
         #expect(first.stored == 2)
-        #expect(try test.count("SELECT count(*) FROM known_file") == 0)
-
-        try LiveSpoolTests.append(rest, to: path)
-        let second = try test.workspace.ingestReceipts(paths: [path])
         #expect(second.stored == 1)
         #expect(second.filesUnchanged == 0)
     }
