@@ -3,7 +3,10 @@
 /// Every pattern has its own app accounts, App Store accounts and transaction ids (a range no other generator
 /// uses), so patterns cannot trigger each other and the background data cannot reach them.
 struct FraudPlan {
-    static let coinQuest = (bundle: "com.example.coinquest", appItem: "812345671")
+    /// The game of the standard catalog, whose receipts most patterns post.
+    static let coinQuest = (
+        bundle: SyntheticCatalog.standard.apps[0].bundleID, appItem: String(SyntheticCatalog.standard.apps[0].appleID)
+    )
     static let dailyNews = (bundle: "com.example.dailynews", appItem: "823456782")
     static let photoFX = (bundle: "com.example.photofx", appItem: "834567893")
     static let dailyNewsGroup = "20667927"

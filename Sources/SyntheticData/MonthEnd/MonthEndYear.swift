@@ -64,12 +64,12 @@ struct MonthEndYear {
             code: "DEU", storefrontID: "143443", country: "DE", currency: "EUR", region: "Euro-Zone",
             reportRegion: "EU", perDay: 2, priceCents: 99, proceedsCents: 58),
     ]
-    /// The app and product of the example catalog (`SyntheticCatalog`'s first), so the demo's catalog knows them.
-    static let appBundleID = "com.example.coinquest"
-    static let appSKU = "COINQUEST1"
-    static let appleID = "812345671"
-    static let productID = "com.example.coinquest.coins100"
-    static let productName = "100 coins"
+    /// The app and product of the example catalog (`SyntheticCatalog`'s first), so the demo's catalog knows them:
+    /// read from it, so the two cannot drift apart.
+    private static let app = SyntheticCatalog.standard.apps[0]
+    private static let product = SyntheticCatalog.standard.products[0]
+    static let (appBundleID, appSKU, appleID) = (app.bundleID, app.sku, String(app.appleID))
+    static let (productID, productName) = (product.productID, product.name)
     static let vendorNumber = "80012345"
     static let bankCurrency = "USD"
 

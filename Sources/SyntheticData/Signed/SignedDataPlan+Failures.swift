@@ -133,9 +133,10 @@ extension SignedDataPlan {
                     part: "planted", time: brokenTime, shape: "jws-line",
                     body: .jws(
                         SignedToken(
-                            text: brokenText, payload: nil, kind: "transaction", transactionID: nil,
-                            originalTransactionID: nil, environment: "", signedDate: 0, signer: "none",
-                            outcome: "invalid-jws")),
+                            text: brokenText, payload: nil,
+                            facts: SignedManifest.Facts(
+                                kind: "transaction", transactionID: nil, originalTransactionID: nil, environment: "",
+                                signedDate: 0, signer: "none", outcome: "invalid-jws"))),
                     rawText: brokenText),
                 severity: nil)
         }
@@ -153,10 +154,12 @@ extension SignedDataPlan {
         _ payload: SignedJSON, text: String, signer: String, outcome: String, at time: Int64
     ) -> SignedToken {
         SignedToken(
-            text: text, payload: payload, kind: "transaction", transactionID: payload["transactionId"]?.stringValue,
-            originalTransactionID: payload["originalTransactionId"]?.stringValue,
-            environment: payload["environment"]?.stringValue ?? "", signedDate: time + 3_000, signer: signer,
-            outcome: outcome)
+            text: text, payload: payload,
+            facts: SignedManifest.Facts(
+                kind: "transaction", transactionID: payload["transactionId"]?.stringValue,
+                originalTransactionID: payload["originalTransactionId"]?.stringValue,
+                environment: payload["environment"]?.stringValue ?? "", signedDate: time + 3_000, signer: signer,
+                outcome: outcome))
     }
 
     private mutating func plant(_ outcome: String, _ description: String, line: Line, severity: String?) {

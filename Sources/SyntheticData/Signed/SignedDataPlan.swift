@@ -494,9 +494,10 @@ struct SignedDataPlan {
             payload["environment"]?.stringValue ?? payload["data"]?["environment"]?.stringValue
             ?? payload["receiptType"]?.stringValue ?? ""
         return SignedToken(
-            text: try chain.sign(payload, by: identity), payload: payload, kind: kind, transactionID: transactionID,
-            originalTransactionID: originalTransactionID, environment: environment, signedDate: time,
-            signer: identity.name, outcome: "verified")
+            text: try chain.sign(payload, by: identity), payload: payload,
+            facts: SignedManifest.Facts(
+                kind: kind, transactionID: transactionID, originalTransactionID: originalTransactionID,
+                environment: environment, signedDate: time, signer: identity.name, outcome: "verified"))
     }
 
     // MARK: Helpers

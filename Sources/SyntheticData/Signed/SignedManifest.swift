@@ -12,14 +12,23 @@ package struct SignedManifest: Codable, Sendable, Equatable {
         package var shape: String
     }
 
-    /// One JWS written, wherever it sits.
-    package struct Entry: Codable, Sendable, Equatable {
+    /// One JWS written, wherever it sits: its place, and its facts (whose keys are written beside the place's).
+    @dynamicMemberLookup
+    package struct Entry: Sendable, Equatable {
         package var file: String
         package var line: Int
         /// Where the JWS string is: a JSON Pointer (RFC 6901) into the line's JSON, `""` when the line is the JWS
         /// itself (bare, or a JSON string). A segment `payload` right after a JWS means "inside that JWS's decoded
         /// payload": `/signedPayload/payload/data/signedTransactionInfo` is the transaction inside a notification.
         package var pointer: String
+        package var facts: Facts
+
+        /// `entry.outcome` for `entry.facts.outcome`.
+        package subscript<Value>(dynamicMember keyPath: KeyPath<Facts, Value>) -> Value { facts[keyPath: keyPath] }
+    }
+
+    /// What one JWS is, who signed it and what its verification must give: the same wherever it is written.
+    package struct Facts: Codable, Sendable, Equatable {
         /// `transaction`, `renewal-info`, `notification` or `app-transaction`.
         package var kind: String
         /// The payload's `transactionId` (transactions), else nil.
@@ -30,13 +39,13 @@ package struct SignedManifest: Codable, Sendable, Equatable {
         package var environment: String
         /// The payload's `signedDate`, epoch milliseconds.
         package var signedDate: Int64
-        /// Which of the generator's signers made it (`SigningChain`), or `none`.
+        /// Which of the generator's signers made it (`SigningChain.Identity`'s name), or `none`.
         package var signer: String
         /// A `VerificationOutcome` raw value when the generator's root is trusted, or `invalid-jws`.
         package var outcome: String
 
         enum CodingKeys: String, CodingKey {
-            case file, line, pointer, kind
+            case kind
             case transactionID = "transaction_id"
             case originalTransactionID = "original_transaction_id"
             case environment
@@ -110,5 +119,28 @@ package struct SignedManifest: Codable, Sendable, Equatable {
         case rootCertificate = "root_certificate"
         case files, records, entries, planted, traps
         case verifiedTransactions = "verified_transactions"
+    }
+}
+
+/// An entry is one flat JSON object: the place's keys and the facts' side by side, as before the facts had a type.
+extension SignedManifest.Entry: Codable {
+    enum CodingKeys: String, CodingKey {
+        case file, line, pointer
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        file = try container.decode(String.self, forKey: .file)
+        line = try container.decode(Int.self, forKey: .line)
+        pointer = try container.decode(String.self, forKey: .pointer)
+        facts = try SignedManifest.Facts(from: decoder)
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(file, forKey: .file)
+        try container.encode(line, forKey: .line)
+        try container.encode(pointer, forKey: .pointer)
+        try facts.encode(to: encoder)
     }
 }

@@ -71,11 +71,7 @@ package struct SignedRecordWriter: Sendable {
                 try file.append(bytes)
                 for (pointer, token) in line.body.tokens() {
                     entries.append(
-                        SignedManifest.Entry(
-                            file: path, line: number, pointer: pointer, kind: token.kind,
-                            transactionID: token.transactionID, originalTransactionID: token.originalTransactionID,
-                            environment: token.environment, signedDate: token.signedDate, signer: token.signer,
-                            outcome: token.outcome))
+                        SignedManifest.Entry(file: path, line: number, pointer: pointer, facts: token.facts))
                 }
             }
             try file.close()
@@ -83,7 +79,7 @@ package struct SignedRecordWriter: Sendable {
 
         let planted = plan.planted.map { record in
             let line = plan.lines[record.line]
-            let token = line.body.tokens().first?.token
+            let token = line.body.tokens().first?.token.facts
             return SignedManifest.Planted(
                 outcome: record.outcome, description: record.description, file: placeOfLine[record.line].file,
                 line: placeOfLine[record.line].line, pointer: line.body.tokens().first?.pointer ?? "",

@@ -22,8 +22,6 @@ struct KnownFilesTests {
             "SELECT (summary #>> '{\(path.joined(separator: ","))}')::int FROM pipeline_run ORDER BY id DESC LIMIT 1")
     }
 
-    /// Runs `arguments` through the binary and expects it to succeed saying `summary`, its run record counting
-    /// `unchanged` files skipped unread, and (when given) the database to hold that many receipts and input files.
     /// Writes `text` to `name` in `test`'s directory, dated long ago (settled); returns its path.
     static func writeSettled(_ test: TestWorkspace, _ name: String, _ text: String) throws -> String {
         let path = try test.write(name, text)
@@ -31,6 +29,8 @@ struct KnownFilesTests {
         return path
     }
 
+    /// Runs `arguments` through the binary and expects it to succeed saying `summary`, its run record counting
+    /// `unchanged` files skipped unread, and (when given) the database to hold that many receipts and input files.
     static func expectRun(
         _ arguments: [String], in test: TestWorkspace, says summary: String, unchanged: Int,
         receipts: Int? = nil, files: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation
@@ -124,13 +124,10 @@ struct KnownFilesTests {
 
     @Test func aFileReadOnlyUpToItsLastCompleteLineIsNotTakenForDone() throws {
         let test = try TestWorkspace()
-        let (path, rest) = try LiveSpoolTests.writeHalfWrittenSpool(test)
-        let first = try test.workspace.ingestReceipts(paths: [path])
+        let (first, second) = try LiveSpoolTests.ingestHalfWrittenSpoolThenItsRest(test) { () throws in
+            #expect(try test.count("SELECT count(*) FROM known_file") == 0)
+        }
         #expect(first.stored == 2)
-        #expect(try test.count("SELECT count(*) FROM known_file") == 0)
-
-        try LiveSpoolTests.append(rest, to: path)
-        let second = try test.workspace.ingestReceipts(paths: [path])
         #expect(second.stored == 1)
         #expect(second.filesUnchanged == 0)
     }

@@ -21,14 +21,20 @@ struct LiveSpoolTests {
         numbers.map { record($0) }.joined(separator: "\n") + "\n"
     }
 
-    /// Writes `spool/today.jsonl` as a recorder leaves it mid-write: two records, then half of a third. Returns its
-    /// path and the rest of the third record, for the recorder to finish it with.
-    static func writeHalfWrittenSpool(_ test: TestWorkspace) throws -> (path: String, rest: String) {
+    /// Ingests `spool/today.jsonl` as a recorder leaves it mid-write (two records, then half of a third), runs
+    /// `between`, then has the recorder finish the third record and ingests the file again: the scenario the live-spool
+    /// and known-file tests each check their own facts of.
+    static func ingestHalfWrittenSpoolThenItsRest(
+        _ test: TestWorkspace, between: () throws -> Void = {}
+    ) throws -> (first: IngestSummary, second: IngestSummary) {
         let third = Array(record(3).utf8)
         let cut = third.count / 2
         let path = try test.write(
             "spool/today.jsonl", lines(1...2) + String(decoding: third.prefix(cut), as: UTF8.self))
-        return (path, String(decoding: third.dropFirst(cut), as: UTF8.self) + "\n")
+        let first = try test.workspace.ingestReceipts(paths: [path])
+        try between()
+        try append(String(decoding: third.dropFirst(cut), as: UTF8.self) + "\n", to: path)
+        return (first, try test.workspace.ingestReceipts(paths: [path]))
     }
 
     static func append(_ text: String, to path: String) throws {
@@ -68,13 +74,9 @@ struct LiveSpoolTests {
 
     @Test func aHalfWrittenLastLineWaitsForTheNextRunInsteadOfTheQuarantine() throws {
         let test = try TestWorkspace()
-        let (path, rest) = try Self.writeHalfWrittenSpool(test)
-        let first = try test.workspace.ingestReceipts(paths: [path])
+        let (first, second) = try Self.ingestHalfWrittenSpoolThenItsRest(test)
         #expect(first.stored == 2)
         #expect(first.quarantined == 0)
-
-        try Self.append(rest, to: path)
-        let second = try test.workspace.ingestReceipts(paths: [path])
         #expect(second.stored == 1)
         #expect(second.quarantined == 0)
         #expect(try test.count("SELECT count(*) FROM receipt") == 3)
