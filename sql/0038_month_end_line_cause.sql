@@ -28,17 +28,23 @@ lines AS (
       AND l.period_begin BETWEEN (SELECT begin_date FROM m) AND (SELECT end_date FROM m)
 ),
 -- Refunds Apple reversed whose refund fell in a line's days: our side no longer counts them, Apple's report may. Read
--- from the refund copies (purchase_state), few beside the purchases.
-reversed AS (
-    SELECT l.id, count(*) AS units
+-- from the refund copies (purchase_state), few beside the purchases: those of the month's days first, then their
+-- purchases by key (joined the other way round, every purchase of a line's product was paired with the line).
+refunded AS MATERIALIZED (
+    SELECT s.environment, s.transaction_id, (s.cancellation_date AT TIME ZONE z.zone)::date AS day
     FROM purchase_state s
-    JOIN purchase p ON p.environment = s.environment AND p.transaction_id = s.transaction_id
     CROSS JOIN (SELECT coalesce((SELECT value FROM reconcile_state WHERE name = 'time_zone'), 'America/Los_Angeles')
         AS zone) z
-    JOIN lines l ON l.vendor_identifier = p.product_id
-        AND (s.cancellation_date AT TIME ZONE z.zone)::date BETWEEN l.period_begin AND l.period_end
-    WHERE s.cancellation_date IS NOT NULL AND NOT s.is_upgraded AND p.cancellation_date IS NULL
-      AND p.environment = 'Production'
+    WHERE s.cancellation_date IS NOT NULL AND NOT s.is_upgraded AND s.environment = 'Production'
+      AND (s.cancellation_date AT TIME ZONE z.zone)::date
+          BETWEEN (SELECT min(period_begin) FROM lines) AND (SELECT max(period_end) FROM lines)
+),
+reversed AS (
+    SELECT l.id, count(*) AS units
+    FROM refunded s
+    JOIN purchase p ON p.environment = s.environment AND p.transaction_id = s.transaction_id
+    JOIN lines l ON l.vendor_identifier = p.product_id AND s.day BETWEEN l.period_begin AND l.period_end
+    WHERE p.cancellation_date IS NULL
     GROUP BY l.id
 ),
 line_sold AS (

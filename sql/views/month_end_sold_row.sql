@@ -3,10 +3,13 @@
 -- Sales and Trends rows behind a fiscal month's sold figures, per report period, vendor and region the file ingested
 -- last (as reconciliation chooses them), in-app purchase sales only: the refunds among them for the bridge.
 CREATE OR REPLACE VIEW month_end_sold_row AS
--- The fiscal calendar once: joined as a subquery, the planner recomputed it for every row (0.4 s a month at a year of
--- daily reports).
+-- The fiscal calendar once (joined as a subquery, the planner recomputed it for every row: 0.4 s a month at a year of
+-- daily reports), and only its months the stored rows reach, not all 636 of 2008 to 2060.
 WITH months AS MATERIALIZED (
-    SELECT fiscal_year, fiscal_month, begin_date, end_date FROM apple_fiscal_month
+    SELECT fiscal_year, fiscal_month, begin_date, end_date
+    FROM apple_fiscal_month
+    WHERE end_date >= (SELECT min(begin_date) FROM sales_report_row)
+      AND begin_date <= (SELECT max(begin_date) FROM sales_report_row)
 ),
 chosen AS (
     SELECT DISTINCT ON (coalesce(s.vendor_number, ''), coalesce(s.region, ''), p.begin_date, p.end_date)
