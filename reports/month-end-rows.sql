@@ -29,6 +29,8 @@ recorded AS (
     FROM month_end_recorded r, m
     WHERE r.currency IS NOT NULL
       AND (r.day BETWEEN m.first_day AND m.last_day OR r.day BETWEEN m.begin_date AND m.end_date)
+      -- Both months' days as one range the index reads, before the view joins anything (all of history without).
+      AND r.day BETWEEN (SELECT least(first_day, begin_date) FROM m) AND (SELECT greatest(last_day, end_date) FROM m)
 ),
 -- The Sales and Trends lines of the fiscal month, and the recorded days each one covers (as month_end_bridge pairs
 -- them: a recorded day counted once per line covering it).
@@ -44,11 +46,10 @@ line_recorded AS (
     WHERE r.currency IS NOT NULL
       AND r.day BETWEEN (SELECT min(period_begin) FROM lines) AND (SELECT max(period_end) FROM lines)
 ),
--- The lines under each cause of step 50, as the bridge function chose them (its trace lists their ids).
+-- The lines under each cause of step 50, as the bridge chooses them (the function both read).
 caused AS (
-    SELECT b.currency, b.step, unnest(string_to_array(substring(b.trace FROM 'ids (.*)$'), ','))::bigint AS id
-    FROM m CROSS JOIN LATERAL month_end_bridge(m.fiscal_year, m.fiscal_month) b
-    WHERE b.step_order = 50
+    SELECT c.* FROM m CROSS JOIN LATERAL month_end_line_cause(m.fiscal_year, m.fiscal_month) c
+    WHERE c.cause IS NOT NULL
 ),
 sold AS (
     SELECT s.* FROM month_end_sold s JOIN m USING (fiscal_year, fiscal_month)
@@ -59,7 +60,8 @@ owed AS (
     FROM month_end_owed o JOIN m USING (fiscal_year, fiscal_month)
 ),
 sold_refunds AS (
-    SELECT s.* FROM month_end_sold_row s JOIN m USING (fiscal_year, fiscal_month) WHERE s.units < 0
+    SELECT s.* FROM month_end_sold_row s JOIN m USING (fiscal_year, fiscal_month)
+    WHERE s.units < 0 AND s.begin_date BETWEEN (SELECT begin_date FROM m) AND (SELECT end_date FROM m)
 ),
 paid AS (
     SELECT p.*, p.currency IN (SELECT currency FROM owed) AS owed_too
@@ -104,10 +106,7 @@ rows (step_order, step, source, reference, day, product, units, currency, amount
     -- Each line's Apple customer amount less what we recorded on its days, per currency.
     SELECT 50, c.step, 'reconciliation line', 'line ' || l.id || ' (' || l.status || ')', l.period_begin::text
         || CASE WHEN l.period_end <> l.period_begin THEN ' – ' || l.period_end ELSE '' END, l.vendor_identifier,
-        l.reported_units - l.recorded_units, c.currency,
-        coalesce((l.customer_price ->> c.currency)::numeric, 0)
-            - coalesce((SELECT sum(r.amount) FROM line_recorded r WHERE r.id = l.id AND r.currency = c.currency), 0),
-            NULL::bigint, NULL::integer
+        l.reported_units - l.recorded_units, c.currency, c.difference, NULL::bigint, NULL::integer
     FROM caused c JOIN lines l USING (id)
     UNION ALL
     SELECT 60, 'sold (customer)', 'reconciliation line', 'line ' || line_id, period_begin::text, vendor_identifier,
