@@ -276,6 +276,7 @@ package struct SitePage: Sendable {
 
     /// What the site pages add to the reports' stylesheet: navigation, facts, readable evidence, wrapping cells.
     static let stylesheet = """
+        h1 { overflow-wrap: anywhere; }
         h2 { font-size: 1.2em; margin: 1.4em 0 0.4em; border-bottom: 1px solid var(--line); padding-bottom: 0.2em; }
         dl.facts { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 2px 16px; margin: 0.6em 0; }
         dl.facts dt { color: var(--muted); }
@@ -297,6 +298,8 @@ package struct SitePage: Sendable {
         @media (max-width: 600px) {
           dl.evidence { display: block; }
           dl.evidence dd { margin-left: 12px; }
+          /* A 64-digit digest in a card is wider than a phone: break it anywhere rather than scroll the page. */
+          table.site td code { overflow-wrap: anywhere; }
         }
 
         """
