@@ -32,10 +32,10 @@ package struct ReceiptIngest {
     package var isRehash = false
     /// The server's form of the dedupe and copy comparison (`QueryDialect.of` the connection).
     package var queryDialect = QueryDialect.postgres
-    /// A second connection to the same database (never inside a transaction of `connection`'s: a dry run's files
-    /// must roll back with it). With one, a file's rows stream in on one connection while the file before it runs
-    /// its statements on the other; without, files load one after another on `connection`.
-    package var overlapConnection: Connection?
+    /// Opens a second connection to the same database (never set inside a transaction of `connection`'s: a dry
+    /// run's files must roll back with it). With one, a file's rows stream in on one connection while the file
+    /// before it runs its statements on the other; without, files load one after another on `connection`.
+    package var openOverlapConnection: (() throws -> Connection)?
 
     /// An ingest writing through `connection`, hashing usernames with `hasher`, judging signed data with `verifier`,
     /// attributing rows to run `runID`.
@@ -66,10 +66,17 @@ package struct ReceiptIngest {
             under: paths, accepts: { ReceiptFileFormat(fileName: $0) != nil },
             expected: "receipt files are .json, .jsonl, .ndjson, optionally .gz", into: &summary)
         var lanes = [self]
-        if let overlapConnection {
-            var lane = self
-            lane.connection = overlapConnection
-            lanes.append(lane)
+        if files.count > 1, let open = openOverlapConnection {
+            do {
+                var lane = self
+                lane.connection = try open()
+                lanes.append(lane)
+            } catch {
+                // A server at its connection limit still takes the files, one after another.
+                logger.notice(
+                    "files load one after another: a second connection could not be opened",
+                    metadata: ["error": "\(error)"])
+            }
         }
         try Self.ingest(files, lanes: lanes, stop: stop, into: &summary)
         return summary

@@ -30,7 +30,7 @@ package struct ReceiptsStage: PipelineStage {
         ingest.isRehash = workspace.settings.isRehash
         ingest.queryDialect = try QueryDialect.of(workspace.connection)
         // A dry run's files roll back with its one transaction: they stay on its connection.
-        if !session.isDryRun { ingest.overlapConnection = try workspace.connectAgain() }
+        if !session.isDryRun { ingest.openOverlapConnection = { try workspace.connectAgain() } }
         return try ingest.ingest(paths: allPaths(in: session), stop: session.stop)
     }
 
