@@ -22,13 +22,13 @@ final class FileRun: @unchecked Sendable {
         self.previous = previous
     }
 
-    /// Runs `body` on a new thread; `body` calls the closure it is given once its rows are loaded, before its
+    /// Runs `body` on `thread`; `body` calls the closure it is given once its rows are loaded, before its
     /// statements, and goes on only when the run before this one has ended.
-    func start(_ body: @escaping (_ beforeFinishing: () throws -> Void) throws -> IngestSummary) {
-        let work = UncheckedSendable(body)
-        let thread = Thread { [self] in
+    func start(on thread: LaneThread, _ body: @escaping (_ beforeFinishing: () throws -> Void) throws -> IngestSummary)
+    {
+        thread.run { [self] in
             let result = Result {
-                try work.value {
+                try body {
                     markLoaded()
                     try previous?.waitForTurn()
                 }
@@ -39,8 +39,6 @@ final class FileRun: @unchecked Sendable {
             condition.broadcast()
             condition.unlock()
         }
-        thread.stackSize = 8 << 20
-        thread.start()
     }
 
     /// Waits until the run's rows are loaded (or it ended without them).
@@ -78,4 +76,51 @@ final class FileRun: @unchecked Sendable {
     /// The run's file was rolled back because the one before it stopped the batch; never reported (the earlier
     /// file's error is).
     struct EarlierFileStoppedTheBatch: Error {}
+}
+
+/// A thread that runs a lane's file transactions one after another, for the whole ingest. A thread per file made
+/// each file's load buffers (megabytes, freed at its end) land in whichever allocator arena that thread was given,
+/// and peak RSS grew by a quarter (4 × the standard data: 197–207 MiB against 157–162 before, 165–167 with these
+/// threads); on one thread per lane they are reused.
+final class LaneThread: @unchecked Sendable {
+    // @unchecked: `work` and `isClosed` are read and written only while `condition` is locked.
+    private let condition = NSCondition()
+    private var work: [UncheckedSendable<() -> Void>] = []
+    private var isClosed = false
+
+    init() {
+        let thread = Thread { [self] in serve() }
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    /// Queues `body` behind what the thread has to do.
+    func run(_ body: @escaping () -> Void) {
+        condition.lock()
+        work.append(UncheckedSendable(body))
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Lets the thread end once it has run what is queued.
+    func close() {
+        condition.lock()
+        isClosed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func serve() {
+        while true {
+            condition.lock()
+            while work.isEmpty && !isClosed { condition.wait() }
+            guard !work.isEmpty else {
+                condition.unlock()
+                return
+            }
+            let next = work.removeFirst()
+            condition.unlock()
+            next.value()
+        }
+    }
 }

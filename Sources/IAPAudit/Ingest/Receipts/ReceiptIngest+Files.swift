@@ -15,10 +15,12 @@ extension ReceiptIngest {
         var next = files.first.map { path in Result { try lanes[0].prepare(path) } }
         var previous: FileRun?
         var latest: FileRun?
+        let threads = lanes.map { _ in LaneThread() }
         defer {
             next?.cancelIfPrepared()
             _ = previous?.waitForOutcome()
             _ = latest?.waitForOutcome()
+            for thread in threads { thread.close() }
         }
         // A run is accounted for on its own lane's connection, free once the run has ended.
         func account(_ run: FileRun) throws {
@@ -52,7 +54,7 @@ extension ReceiptIngest {
             }
             let run = FileRun(index: index, path: path, after: previous)
             latest = run
-            run.start { beforeFinishing in
+            run.start(on: threads[index % lanes.count]) { beforeFinishing in
                 try lane.ingest(try current.get(), settled: settled, beforeFinishing: beforeFinishing)
             }
             if let running = previous {
