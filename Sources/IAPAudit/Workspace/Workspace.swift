@@ -23,12 +23,24 @@ package final class Workspace {
         self.settings = settings
         self.logger = logger
         self.connection = try settings.database.connect(environment: settings.environment, logger: logger)
+        try Self.configure(connection, settings: settings)
+        try verifyAccountKeyScheme()
+    }
+
+    /// Another connection to the same database, set up as the first (for work that overlaps its statements).
+    func connectAgain() throws -> Connection {
+        let another = try settings.database.connect(
+            environment: settings.environment, logger: logger, migrating: false)
+        try Self.configure(another, settings: settings)
+        return another
+    }
+
+    private static func configure(_ connection: Connection, settings: Settings) throws {
         connection.responseTimeout = settings.serverTimeout > 0 ? settings.serverTimeout : nil
         // Every wait on a lock is bounded; a wait that runs out names who holds the lock (Workspace+Runs).
         try connection.query(
             "SELECT set_config('lock_timeout', $1, false)", ["\(Int(settings.lockTimeout * 1000))ms"],
             context: "set the lock timeout")
-        try verifyAccountKeyScheme()
     }
 
     /// Refuses to mix account keys made with different peppers (or with and without one) in one database.

@@ -37,17 +37,29 @@ struct IngestSession {
     ) throws {
         for (index, path) in files.enumerated() {
             try stop.check()
-            do {
-                summary.add(try ingest(index, path))
-            } catch {
-                try summary.ingest.recordFailure(
-                    path: path, error: error, runID: runID, connection: connection, logger: logger)
-            }
-            onProgress?(
-                Progress(
-                    stage: progressStage, filesDone: index + 1, filesTotal: files.count,
-                    records: summary.ingest.records, lastFile: path))
+            try account(
+                Result { try ingest(index, path) }, of: path, filesDone: index + 1, filesTotal: files.count,
+                progressStage: progressStage, into: &summary)
         }
+    }
+
+    /// Adds what one file did to `summary`, or quarantines it as a whole when it failed (on this session's
+    /// connection, which must be free), and reports progress; throws what must stop the batch.
+    func account<Summary: IngestCounting>(
+        _ outcome: Result<Summary, any Error>, of path: String, filesDone: Int, filesTotal: Int,
+        progressStage: String, into summary: inout Summary
+    ) throws {
+        switch outcome {
+        case .success(let done):
+            summary.add(done)
+        case .failure(let error):
+            try summary.ingest.recordFailure(
+                path: path, error: error, runID: runID, connection: connection, logger: logger)
+        }
+        onProgress?(
+            Progress(
+                stage: progressStage, filesDone: filesDone, filesTotal: filesTotal, records: summary.ingest.records,
+                lastFile: path))
     }
 
     /// Whether the bytes `digest` names are stored already; when they are and `complete` describes the whole file as

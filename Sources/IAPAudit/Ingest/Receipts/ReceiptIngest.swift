@@ -14,7 +14,8 @@ package struct ReceiptIngest {
     /// Receipt-row bytes per chunk handed from the parsing thread.
     static let chunkSize = 1 << 20
 
-    private let connection: Connection
+    /// Where this ingest's files are loaded (a copy made for the second connection differs only in this).
+    private var connection: Connection
     private let parser: ReceiptRecordParser
     /// Judges signed data, each distinct JWS once per ingest.
     private let signatures: VerifiedSignatures
@@ -31,6 +32,10 @@ package struct ReceiptIngest {
     package var isRehash = false
     /// The server's form of the dedupe and copy comparison (`QueryDialect.of` the connection).
     package var queryDialect = QueryDialect.postgres
+    /// Opens a second connection to the same database (never set inside a transaction of `connection`'s: a dry
+    /// run's files must roll back with it). With one, a file's rows stream in on one connection while the file
+    /// before it runs its statements on the other; without, files load one after another on `connection`.
+    package var openOverlapConnection: (() throws -> Connection)?
 
     /// An ingest writing through `connection`, hashing usernames with `hasher`, judging signed data with `verifier`,
     /// attributing rows to run `runID`.
@@ -47,7 +52,7 @@ package struct ReceiptIngest {
     }
 
     /// What this ingest shares with every other: the walk, the per-file loop, a file's claim.
-    private var session: IngestSession {
+    var session: IngestSession {
         IngestSession(
             kind: .receipts, connection: connection, runID: runID, logger: logger, isRehash: isRehash,
             onProgress: onProgress)
@@ -56,33 +61,24 @@ package struct ReceiptIngest {
     /// Ingests every receipt file under `paths`; a `stop` request is honoured between files. A file that cannot be
     /// read or stored is quarantined as a whole and the batch goes on.
     package func ingest(paths: [String], stop: StopRequest = StopRequest()) throws -> IngestSummary {
-        let session = self.session
         var summary = IngestSummary()
         let files = try session.files(
             under: paths, accepts: { ReceiptFileFormat(fileName: $0) != nil },
             expected: "receipt files are .json, .jsonl, .ndjson, optionally .gz", into: &summary)
-        // While one file is loaded and merged, the next one is already being parsed on its own thread: the merge
-        // is server work, the parse ours, and the two cores do both at once.
-        var next: Result<PreparedReceiptFile, any Error>?
-        let settled = SettledTransactions()
-        defer {
-            if case .success(let file)? = next { file.cancel() }
-        }
-        try session.forEachFile(files, stop: stop, into: &summary, progressStage: "receipts") { index, path in
-            let current = next ?? Result { try prepare(path) }
-            next = nil
-            if index + 1 < files.count {
-                let following = files[index + 1]
-                next = Result { try prepare(following) }
-                // What must stop the batch (the database is gone) stops it now, in the order it happened: the
-                // current file would otherwise fail after it, on a connection that is no more, and hide why.
-                if case .failure(let error) = next, FileFailure(path: following, error: error) == nil {
-                    current.cancelIfPrepared()
-                    throw error
-                }
+        var lanes = [self]
+        if files.count > 1, let open = openOverlapConnection {
+            do {
+                var lane = self
+                lane.connection = try open()
+                lanes.append(lane)
+            } catch {
+                // A server at its connection limit still takes the files, one after another.
+                logger.notice(
+                    "files load one after another: a second connection could not be opened",
+                    metadata: ["error": "\(error)"])
             }
-            return try ingest(try current.get(), settled: settled)
         }
+        try Self.ingest(files, lanes: lanes, stop: stop, into: &summary)
         return summary
     }
 
@@ -171,7 +167,10 @@ package struct ReceiptIngest {
 
     /// Loads a prepared file in one transaction, staging only transaction copies `settled` does not rule out, and
     /// tells `settled` what the committed file settled.
-    func ingest(_ file: PreparedReceiptFile, settled: SettledTransactions) throws -> IngestSummary {
+    /// `beforeFinishing` is called once the rows are loaded, before the file's statements (see `FileRun`).
+    func ingest(
+        _ file: PreparedReceiptFile, settled: SettledTransactions, beforeFinishing: () throws -> Void = {}
+    ) throws -> IngestSummary {
         defer { file.cancel() }
         var summary = IngestSummary()
         summary.filesSeen = 1
@@ -195,7 +194,8 @@ package struct ReceiptIngest {
         let outcome: IngestSummary?
         do {
             outcome = try store(
-                loading, settled: settled, staged: &staged, conflicting: &conflicting, stopwatch: stopwatch)
+                loading, settled: settled, staged: &staged, conflicting: &conflicting, stopwatch: stopwatch,
+                beforeFinishing: beforeFinishing)
         } catch is StillBeingWritten {
             summary.filesDeferred = 1
             logger.info("left for the next run: still being written (truncated gzip)", metadata: ["file": "\(path)"])
@@ -222,7 +222,7 @@ package struct ReceiptIngest {
     /// The file's one transaction: its `input_file` row, its rows, the merge; nil when there was nothing to load.
     private func store(
         _ file: ParsingReceiptFile, settled: SettledTransactions, staged: inout [StagedCopy],
-        conflicting: inout [TransactionKey], stopwatch: Stopwatch
+        conflicting: inout [TransactionKey], stopwatch: Stopwatch, beforeFinishing: () throws -> Void
     ) throws -> IngestSummary? {
         let record = file.record
         let path = record.path
@@ -234,6 +234,7 @@ package struct ReceiptIngest {
             try connection.execute(script: try Self.fileSetup(), context: "prepare the transaction of \(path)")
             var counts = try load(file, settled: settled, staged: &staged)
             logger.debug("loaded rows", metadata: ["file": "\(path)", "seconds": "\(stopwatch.seconds)"])
+            try beforeFinishing()
             counts.alreadyStored = try dropRecordsStoredBefore(fileID: fileID, path: path)
             counts.stored -= counts.alreadyStored
             if counts.alreadyStored > 0 && !counts.signedOutcomes.isEmpty {

@@ -1,3 +1,5 @@
+internal import Foundation
+
 /// What one ingest run knows for certain about stored transactions, so that later files stage fewer copies.
 ///
 /// After a file commits, each transaction it staged is *settled* at the identity of its first staged copy `I`,
@@ -12,7 +14,12 @@
 ///
 /// Identities are compared by 64-bit hash: a collision (about 2⁻⁶⁴ per comparison) would skip a copy that differs.
 /// Memory is bounded: past `limit` transactions the cache starts over (forgetting costs only skipped work).
-final class SettledTransactions {
+///
+/// Two files' threads use it at once (`FileRun`): one records what it committed while the next one stages. Either
+/// view is sound for the next file, whose statements run only after the earlier file has ended.
+final class SettledTransactions: @unchecked Sendable {
+    // @unchecked: `identities` is read and written only while `lock` is held.
+    private let lock = NSLock()
     /// Transactions remembered at most: keeps the table within 2²⁰ buckets (about 25 MiB), whatever the run's size.
     static let limit = 750_000
     private var identities: [TransactionKey: Int] = [:]
@@ -21,12 +28,17 @@ final class SettledTransactions {
 
     /// Whether the merge would do nothing with this copy.
     func isSettled(_ copy: StagedCopy) -> Bool {
-        !copy.saysState && copy.identity != Self.unsettled && identities[copy.transaction] == copy.identity
+        guard !copy.saysState && copy.identity != Self.unsettled else { return false }
+        lock.lock()
+        defer { lock.unlock() }
+        return identities[copy.transaction] == copy.identity
     }
 
     /// Records a committed file: the copies it staged, in file order, and the transactions the merge found
     /// conflicting copies of.
     func record(committed copies: [StagedCopy], conflicting: [TransactionKey]) {
+        lock.lock()
+        defer { lock.unlock() }
         if identities.count + copies.count > Self.limit { identities.removeAll(keepingCapacity: true) }
         for copy in copies where identities[copy.transaction] == nil {
             identities[copy.transaction] = copy.identity
@@ -34,6 +46,3 @@ final class SettledTransactions {
         for transaction in conflicting { identities[transaction] = Self.unsettled }
     }
 }
-
-@available(*, unavailable)
-extension SettledTransactions: Sendable {}

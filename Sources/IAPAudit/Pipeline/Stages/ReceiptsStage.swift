@@ -29,6 +29,8 @@ package struct ReceiptsStage: PipelineStage {
         ingest.settlingSeconds = workspace.settings.settlingSeconds
         ingest.isRehash = workspace.settings.isRehash
         ingest.queryDialect = try QueryDialect.of(workspace.connection)
+        // A dry run's files roll back with its one transaction: they stay on its connection.
+        if !session.isDryRun { ingest.openOverlapConnection = { try workspace.connectAgain() } }
         return try ingest.ingest(paths: allPaths(in: session), stop: session.stop)
     }
 
