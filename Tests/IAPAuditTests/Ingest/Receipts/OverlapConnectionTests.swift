@@ -83,4 +83,31 @@ struct OverlapConnectionTests {
         #expect(rest.filesAlreadyIngested == stored)
         try Self.expectEveryRecordOnce(test, files: 8)
     }
+
+    /// The second connection dropped by the server mid-ingest: the batch stops (the database went away under a
+    /// file), nothing is left half stored or open, and the next run stores every file, each record once.
+    @Test func aSecondConnectionDroppedMidIngestStopsTheBatchAndTheNextRunStoresTheRest() throws {
+        let test = try TestWorkspace()
+        let days = try Self.writeFiles(8, into: test)
+        let own = try test.count("SELECT pg_backend_pid()")
+        let conninfo = test.conninfo
+        test.workspace.onProgress = { progress in
+            // Here the workspace's connection may be loading the next file: the drop is asked on a connection of
+            // its own.
+            guard progress.filesDone == 1, let admin = try? Connection(conninfo: conninfo, logger: TestPostgres.logger)
+            else { return }
+            _ = try? admin.query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    + "WHERE datname = current_database() AND pid <> pg_backend_pid() AND pid <> $1", [own])
+        }
+        #expect(throws: (any Error).self) { try test.workspace.ingestReceipts(paths: [days]) }
+        test.workspace.onProgress = nil
+        #expect(try Self.otherSessions(test) == 0)
+        let stored = try test.count("SELECT count(*) FROM input_file WHERE kind = 'receipts'")
+        #expect(stored >= 1 && stored < 8)
+        #expect(try test.count("SELECT count(*) FROM input_file WHERE records_read <> 3") == 0)
+        let rest = try test.workspace.ingestReceipts(paths: [days])
+        #expect(rest.filesIngested == 8 - stored)
+        try Self.expectEveryRecordOnce(test, files: 8)
+    }
 }
