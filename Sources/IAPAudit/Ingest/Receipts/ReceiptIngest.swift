@@ -191,11 +191,14 @@ package struct ReceiptIngest {
         let stopwatch = Stopwatch()
         var staged: [StagedCopy] = []
         var conflicting: [TransactionKey] = []
+        // From the end of the load until `record` below, the next file must not take these transactions as settled.
+        var held = false
+        defer { if held { settled.release(staged) } }
         let outcome: IngestSummary?
         do {
             outcome = try store(
                 loading, settled: settled, staged: &staged, conflicting: &conflicting, stopwatch: stopwatch,
-                beforeFinishing: beforeFinishing)
+                beforeFinishing: beforeFinishing, held: &held)
         } catch is StillBeingWritten {
             summary.filesDeferred = 1
             logger.info("left for the next run: still being written (truncated gzip)", metadata: ["file": "\(path)"])
@@ -222,7 +225,8 @@ package struct ReceiptIngest {
     /// The file's one transaction: its `input_file` row, its rows, the merge; nil when there was nothing to load.
     private func store(
         _ file: ParsingReceiptFile, settled: SettledTransactions, staged: inout [StagedCopy],
-        conflicting: inout [TransactionKey], stopwatch: Stopwatch, beforeFinishing: () throws -> Void
+        conflicting: inout [TransactionKey], stopwatch: Stopwatch, beforeFinishing: () throws -> Void,
+        held: inout Bool
     ) throws -> IngestSummary? {
         let record = file.record
         let path = record.path
@@ -234,6 +238,8 @@ package struct ReceiptIngest {
             try connection.execute(script: try Self.fileSetup(), context: "prepare the transaction of \(path)")
             var counts = try load(file, settled: settled, staged: &staged)
             logger.debug("loaded rows", metadata: ["file": "\(path)", "seconds": "\(stopwatch.seconds)"])
+            settled.hold(staged)
+            held = true
             try beforeFinishing()
             counts.alreadyStored = try dropRecordsStoredBefore(fileID: fileID, path: path)
             counts.stored -= counts.alreadyStored
