@@ -34,7 +34,8 @@ package struct ReceiptIngest {
     package var queryDialect = QueryDialect.postgres
     /// Opens a second connection to the same database (never set inside a transaction of `connection`'s: a dry
     /// run's files must roll back with it). With one, a file's rows stream in on one connection while the file
-    /// before it runs its statements on the other; without, files load one after another on `connection`.
+    /// before it runs its statements on the other; without, or on Citus, files load one after another on
+    /// `connection`.
     package var openOverlapConnection: (() throws -> Connection)?
 
     /// An ingest writing through `connection`, hashing usernames with `hasher`, judging signed data with `verifier`,
@@ -66,7 +67,10 @@ package struct ReceiptIngest {
             under: paths, accepts: { ReceiptFileFormat(fileName: $0) != nil },
             expected: "receipt files are .json, .jsonl, .ndjson, optionally .gz", into: &summary)
         var lanes = [self]
-        if files.count > 1, let open = openOverlapConnection {
+        // Not on Citus: a write to a reference table (input_file, known_file) takes a lock every later write to that
+        // table waits for, so file N's statements would wait on file N+1's open transaction while N+1 waits for N,
+        // a cycle the server cannot see.
+        if files.count > 1, queryDialect == .postgres, let open = openOverlapConnection {
             do {
                 var lane = self
                 lane.connection = try open()

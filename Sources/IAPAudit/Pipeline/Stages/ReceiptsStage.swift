@@ -29,12 +29,8 @@ package struct ReceiptsStage: PipelineStage {
         ingest.settlingSeconds = workspace.settings.settlingSeconds
         ingest.isRehash = workspace.settings.isRehash
         ingest.queryDialect = try QueryDialect.of(workspace.connection)
-        // A dry run's files roll back with its one transaction: they stay on its connection. So do Citus's: a write
-        // to a reference table (input_file, known_file) takes a lock every later write to that table waits for, so
-        // file N's statements would wait on file N+1's open transaction while N+1 waits for N, unseen by the server.
-        if !session.isDryRun && ingest.queryDialect == .postgres {
-            ingest.openOverlapConnection = { try workspace.connectAgain() }
-        }
+        // A dry run's files roll back with its one transaction: they stay on its connection.
+        if !session.isDryRun { ingest.openOverlapConnection = { try workspace.connectAgain() } }
         return try ingest.ingest(paths: allPaths(in: session), stop: session.stop)
     }
 
