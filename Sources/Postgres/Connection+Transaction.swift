@@ -55,26 +55,4 @@ extension Connection {
     package func advisoryTransactionLock(_ key: Int64) throws(PostgresError) {
         try query("SELECT pg_advisory_xact_lock($1)", [key], context: "advisory lock")
     }
-
-    /// Describes the session holding advisory lock `key` (application, pid, since when), if any.
-    package func advisoryLockHolder(_ key: Int64) throws(PostgresError) -> String? {
-        // pg_locks splits a bigint key into classid (high 32 bits) and objid (low 32 bits); advisory locks are per
-        // database, and pg_locks shows every database's.
-        let result = try query(
-            """
-            SELECT a.pid, nullif(a.application_name, '') AS application,
-                   coalesce(a.client_hostname, host(a.client_addr), 'local socket') AS client,
-                   to_char(a.backend_start, 'YYYY-MM-DD HH24:MI:SS TZ') AS since
-            FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-            WHERE l.locktype = 'advisory' AND l.granted
-              AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-              AND l.classid = (($1::bigint >> 32) & 4294967295)::bigint::oid
-              AND l.objid = ($1::bigint & 4294967295)::bigint::oid AND l.objsubid = 1
-            LIMIT 1
-            """, [key], context: "find lock holder")
-        guard let row = result.allRows.first else { return nil }
-        let field = { (column: String) throws(PostgresError) in try row.string(column) ?? "?" }
-        return "\(try field("application")) (server pid \(try field("pid")), from \(try field("client")), "
-            + "connected since \(try field("since")))"
-    }
 }

@@ -71,19 +71,14 @@ extension Workspace {
     {
         var entry = try BankDeposit.validated(month: month, amount: amount, currency: currency, note: note).get()
         try connection.query(
-            """
-            INSERT INTO bank_deposit (fiscal_year, fiscal_month, currency, amount, note)
-            VALUES ($1, $2, $3, $4::numeric, $5)
-            """, [entry.year, entry.month, entry.currency, entry.amount, note], context: "record bank deposit")
+            SQLQuery.bankDepositInsert.text, [entry.year, entry.month, entry.currency, entry.amount, note], context: "record bank deposit")
         let paid = try connection.query(
-            """
-            SELECT sum(proceeds)::text, ($4::numeric - sum(proceeds))::text
-            FROM month_end_paid
-            WHERE fiscal_year = $1 AND fiscal_month = $2 AND bank_currency = $3
-            HAVING count(*) > 0
-            """, [entry.year, entry.month, entry.currency, entry.amount], context: "what Apple paid for the month")
-        entry.applePaid = paid.rows.first?[0] ?? nil
-        entry.difference = paid.rows.first?[1] ?? nil
+            SQLQuery.bankDepositApplePaid.text, [entry.year, entry.month, entry.currency, entry.amount],
+            context: "what Apple paid for the month")
+        if let row = paid.allRows.first {
+            entry.applePaid = try row.decode(String?.self, "apple_paid")
+            entry.difference = try row.decode(String?.self, "difference")
+        }
         return entry
     }
 }

@@ -50,11 +50,7 @@ struct InputFileRecord {
 
     static func latestRead(of path: String, kind: Kind, on connection: Connection) throws -> EarlierRead? {
         let result = try connection.query(
-            """
-            SELECT id, encode(sha256, 'hex') AS sha256, size_bytes, end_line, compression = 'gzip' AS is_gzip
-            FROM input_file
-            WHERE kind = $1 AND path = $2 ORDER BY size_bytes DESC, id DESC LIMIT 1
-            """, [kind.rawValue, path], context: "look up an earlier read of \(path)")
+            SQLQuery.inputFileLatestRead.text, [kind.rawValue, path], context: "look up an earlier read of \(path)")
         guard let row = result.allRows.first else { return nil }
         return EarlierRead(
             fileID: try row.decode(Int64.self, "id"), sha256: bytes(hex: try row.decode(String.self, "sha256")),
@@ -77,12 +73,7 @@ struct InputFileRecord {
         // before sending it on, and would use up an id for each file.
         let id = try id ?? Self.reserveID(on: connection)
         let result = try connection.query(
-            """
-            INSERT INTO input_file (id, sha256, size_bytes, kind, path, compression, run_id, start_offset, start_line,
-                continues_file_id, modified_at)
-            VALUES ($1, $2::bytea, $3, $4, $5, $6, $7, $8, $9, $10, to_timestamp($11))
-            RETURNING id
-            """,
+            SQLQuery.inputFileInsert.text,
             [
                 Int(id), PostgresBytes(digest.sha256), digest.size, kind.rawValue, path,
                 isGzip ? "gzip" : "none", runID.map { Int($0) }, start.offset, start.line,
@@ -101,10 +92,7 @@ struct InputFileRecord {
         _ counts: IngestSummary, endLine: Int? = nil, fileID: Int64, on connection: Connection
     ) throws {
         try connection.query(
-            """
-            UPDATE input_file SET records_read = $2, records_stored = $3, records_quarantined = $4,
-                transaction_entries = $5, records_already_stored = $6, end_line = $7 WHERE id = $1
-            """,
+            SQLQuery.inputFileRecordCounts.text,
             [
                 Int(fileID), counts.records, counts.stored, counts.quarantined, counts.transactionEntries,
                 counts.alreadyStored, endLine,

@@ -38,15 +38,9 @@ enum KnownFiles {
                 inodes.append(String(stat.inode))
             }
             guard !named.isEmpty else { continue }
-            // A row from before 0022 has no change time or inode: it matches nothing, so the file is hashed once.
             let result = try connection.query(
-                """
-                SELECT f.path
-                FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[])
-                    AS f (path, size_bytes, modified_ns, changed_ns, inode)
-                JOIN known_file k ON k.kind = $1 AND k.path = f.path AND k.size_bytes = f.size_bytes
-                    AND k.modified_ns = f.modified_ns AND k.changed_ns = f.changed_ns AND k.inode = f.inode
-                """, [kind.rawValue, named, sizes, times, changes, inodes], context: "look up known files")
+                SQLQuery.knownFileUnchanged.text, [kind.rawValue, named, sizes, times, changes, inodes],
+                context: "look up known files")
             for row in result.allRows { found.insert(try row.decode(String.self, "path")) }
         }
         return found
@@ -59,13 +53,7 @@ enum KnownFiles {
         on connection: Connection
     ) throws {
         try connection.query(
-            """
-            INSERT INTO known_file (kind, path, size_bytes, modified_ns, sha256, checked_at, run_id, changed_ns, inode)
-            VALUES ($1, $2, $3, $4, $5::bytea, now(), $6, $7, $8)
-            ON CONFLICT (kind, path) DO UPDATE SET size_bytes = excluded.size_bytes,
-                modified_ns = excluded.modified_ns, sha256 = excluded.sha256, checked_at = excluded.checked_at,
-                run_id = excluded.run_id, changed_ns = excluded.changed_ns, inode = excluded.inode
-            """,
+            SQLQuery.knownFileRemember.text,
             [
                 kind.rawValue, path, stat.size, String(stat.modifiedNanoseconds), PostgresBytes(sha256),
                 runID.map { Int($0) }, String(stat.changedNanoseconds), String(stat.inode),

@@ -6,18 +6,11 @@ internal import Postgres
 enum PaymentsRows {
     static func record(_ payments: PaymentsSummaryReader, fileID: Int64, on connection: Connection) throws {
         try connection.query(
-            """
-            INSERT INTO payment_summary (file_id, fiscal_year, fiscal_month, title) VALUES ($1, $2, $3, $4)
-            """, [Int(fileID), payments.fiscalMonth?.year, payments.fiscalMonth?.month, payments.title],
+            SQLQuery.paymentSummaryInsert.text, [Int(fileID), payments.fiscalMonth?.year, payments.fiscalMonth?.month, payments.title],
             context: "record payments summary")
         for region in payments.regions {
             try connection.query(
-                """
-                INSERT INTO payment_region (file_id, line, region, currency, units_sold, earned, pre_tax_subtotal,
-                    input_tax, adjustments, withholding_tax, total_owed, exchange_rate, proceeds, bank_currency)
-                VALUES ($1, $2, $3, $4, $5, $6::numeric, $7::numeric, $8::numeric, $9::numeric, $10::numeric,
-                    $11::numeric, $12::numeric, $13::numeric, $14)
-                """,
+                SQLQuery.paymentRegionInsert.text,
                 [
                     Int(fileID), region.line, region.region, region.currency, region.unitsSold,
                     region.earned.description, region.preTaxSubtotal?.description, region.inputTax.description,
@@ -27,7 +20,7 @@ enum PaymentsRows {
         }
         for paid in payments.paid {
             try connection.query(
-                "INSERT INTO payment_paid (file_id, line, amount, currency, paid_to) VALUES ($1, $2, $3::numeric, $4, $5)",
+                SQLQuery.paymentPaidInsert.text,
                 [Int(fileID), paid.line, paid.amount.description, paid.currency, paid.paidTo],
                 context: "record payments paid amount")
         }

@@ -137,11 +137,7 @@ package struct SalesIngest {
         let unreadableRegions = batch.payments.rejectedRowCount
         let name = ReportFileName((path as NSString).lastPathComponent)
         try connection.query(
-            """
-            INSERT INTO sales_report (file_id, layout, column_names, name_kind, vendor_number, frequency, name_year,
-                name_month, name_day, region, rows_stored, rows_rejected)
-            VALUES ($1, $2, $3::text[], $4, $5, $6, $7, $8, $9, $10, $11, $12)
-            """,
+            SQLQuery.salesReportInsert.text,
             [
                 Int(fileID), (parser.layout ?? .unknown).name, Self.arrayParameter(parser.columnNames),
                 name?.kind.rawValue, name?.vendorNumber, name?.frequency?.rawValue, name?.year, name?.month,
