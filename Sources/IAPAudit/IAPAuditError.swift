@@ -13,6 +13,8 @@ package enum IAPAuditError: Error, Sendable, CustomStringConvertible {
     case migrationChanged(name: String)
     /// The database was migrated by a newer iap-audit.
     case schemaNewerThanBinary(database: Int, binary: Int)
+    /// A command that only reads found the schema older than this binary's (or without it): it does not upgrade it.
+    case schemaOlderThanBinary(database: Int, binary: Int)
     /// Another run holds the pipeline lock.
     case locked(holder: String?)
     /// A statement waited longer than the lock timeout for a lock other sessions hold (named, oldest first).
@@ -81,6 +83,8 @@ package enum IAPAuditError: Error, Sendable, CustomStringConvertible {
         case .database(let inner): inner.isUnavailable ? 69 : 70  // EX_SOFTWARE
         case .migrationChanged, .schemaNewerThanBinary, .configuration: 78  // EX_CONFIG
         case .locked, .lockTimeout: 75  // EX_TEMPFAIL
+        // No sysexits code means "upgrade the schema first"; 78 is a database too new, which upgrading cannot fix.
+        case .schemaOlderThanBinary: 79
         case .input: 66  // EX_NOINPUT
         case .usage: 64  // EX_USAGE
         case .interrupted(let signal): 128 + signal
@@ -108,6 +112,10 @@ package enum IAPAuditError: Error, Sendable, CustomStringConvertible {
         case .schemaNewerThanBinary(let database, let binary):
             "the database schema is at version \(database), newer than this iap-audit knows (\(binary)); "
                 + "upgrade iap-audit"
+        case .schemaOlderThanBinary(let database, let binary):
+            SchemaState.standing(database: database, binary: binary)
+                + "; this command only reads and does not upgrade it: run `iap-audit init` (after a backup), "
+                + "then this command again"
         case .locked(let holder):
             "another iap-audit run holds the lock" + (holder.map { ": \($0)" } ?? "") + "; try again later"
         case .lockTimeout(let seconds, let holders):

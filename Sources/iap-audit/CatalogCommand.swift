@@ -51,7 +51,7 @@ struct CatalogExportCommand: ParsableCommand {
 
     func run() throws {
         try runReportingFailure {
-            for path in try global.openWorkspace().exportCatalog(to: out, bundleID: bundleID) {
+            for path in try global.openWorkspace(schema: .requireCurrent).exportCatalog(to: out, bundleID: bundleID) {
                 print(path)
             }
             return 0

@@ -100,8 +100,11 @@ struct DatabaseCommand: ParsableCommand {
                 let settings = resolved.settings
                 // `--` ends this command's options; what follows is psql's alone (`-- --help`: psql's help).
                 let passed = arguments.first == "--" ? Array(arguments.dropFirst()) : arguments
-                let argv = try EmbeddedDatabase.psqlArguments(
-                    settings: settings, extraArguments: passed, logger: logger)
+                let launch = try EmbeddedDatabase.psql(settings: settings, extraArguments: passed, logger: logger)
+                if let notice = launch.schemaNotice {
+                    FileHandle.standardError.write(Data("iap-audit: \(notice)\n".utf8))
+                }
+                let argv = launch.arguments
                 // Replace this process: psql gets the terminal, signals and exit code directly.
                 let cArguments = argv.map { strdup($0) } + [nil]
                 execv(argv[0], cArguments)

@@ -54,10 +54,13 @@ struct GlobalOptions: ParsableArguments {
         return (resolved, resolved.startLogging())
     }
 
-    /// Resolves the settings and opens the workspace.
-    func openWorkspace(_ adjust: (inout CommandLineOptions) -> Void = { _ in }) throws -> Workspace {
+    /// Resolves the settings and opens the workspace: upgrading the schema for a command that writes, refusing one
+    /// older than this binary's for a command that only reads (`schema: .requireCurrent`).
+    func openWorkspace(
+        schema: Workspace.SchemaUse = .upgrade, _ adjust: (inout CommandLineOptions) -> Void = { _ in }
+    ) throws -> Workspace {
         let (resolved, logger) = try resolve(adjust)
-        return try Workspace(settings: resolved.settings, logger: logger)
+        return try Workspace(settings: resolved.settings, logger: logger, schema: schema)
     }
 
     func validate() throws {

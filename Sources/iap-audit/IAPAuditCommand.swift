@@ -13,7 +13,8 @@ struct IAPAuditCommand: ParsableCommand {
             and keeps a private PostgreSQL server under $IAP_AUDIT_HOME.
             Exit codes: 0 done, 64 usage, 65 input rejected (--strict), 66 input missing, 69 database unavailable, \
             70 internal error, 75 another run holds the lock, 76 fetching from Apple failed, 77 Apple refused the key, \
-            78 configuration error.
+            78 configuration error, 79 the schema is older than this binary (a command that only reads: \
+            iap-audit init upgrades it).
             """,
         version: Workspace.version,
         subcommands: [

@@ -57,7 +57,7 @@ struct ReportCommand: ParsableCommand {
                 return 0
             }
             if all {
-                let workspace = try global.openWorkspace()
+                let workspace = try global.openWorkspace(schema: .requireCurrent)
                 let written = try workspace.writeAllReports(
                     to: out ?? "out", formats: format.map { [$0] } ?? [.csv, .html])
                 print("reports: \(written.count) files in \(out ?? "out")/")
@@ -71,7 +71,7 @@ struct ReportCommand: ParsableCommand {
                 let parts = parameter.split(separator: "=", maxSplits: 1)
                 values[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
             }
-            let workspace = try global.openWorkspace()
+            let workspace = try global.openWorkspace(schema: .requireCurrent)
             let format = format ?? .csv
             if definition.name == "flags" && format == .html && values.isEmpty
                 && (out != nil || isatty(STDOUT_FILENO) == 1)

@@ -71,16 +71,27 @@ package struct EmbeddedDatabase: Sendable {
         server.endpoint.administratorConnectionString(database: database)
     }
 
-    /// The argv that opens psql on the database `settings` name, after making sure it runs and is migrated.
+    /// How to open psql: its argv, and what to tell the user first.
+    package struct PSQLLaunch: Sendable {
+        /// psql's argv; `arguments[0]` is an absolute path, ready for `execv`.
+        package var arguments: [String]
+        /// Set when the schema is older than this binary's: psql opens it as it is, and this says how to upgrade.
+        package var schemaNotice: String?
+    }
+
+    /// Opens psql on the database `settings` name, after making sure the server runs and the database exists. The
+    /// schema is left as it is: a shell is where a DBA looks at a database before upgrading it (docs/operating.md,
+    /// "Schema upgrades").
     ///
-    /// psql comes from the PostgreSQL installation for the embedded server, else from `PATH`; `argv[0]` is an
-    /// absolute path, ready for `execv`. The connection string travels as an argument, never printed.
-    package static func psqlArguments(
+    /// psql comes from the PostgreSQL installation for the embedded server, else from `PATH`. The connection string
+    /// travels as an argument, never printed.
+    package static func psql(
         settings: Settings, extraArguments: [String], logger: Logger
-    ) throws -> [String] {
+    ) throws -> PSQLLaunch {
         do {
-            // Make sure the server runs, the database exists and the schema is current.
-            _ = try Workspace(settings: settings, logger: logger)
+            let connection = try settings.database.connect(
+                environment: settings.environment, logger: logger, migrating: false)
+            let schema = try Migrator(logger: logger).state(of: connection)
             let conninfo: String
             let psql: String?
             switch settings.database {
@@ -98,7 +109,11 @@ package struct EmbeddedDatabase: Sendable {
             guard let psql else {
                 throw IAPAuditError.input("cannot start psql: not found on PATH")
             }
-            return [psql] + (conninfo.isEmpty ? [] : [conninfo]) + extraArguments
+            return PSQLLaunch(
+                arguments: [psql] + (conninfo.isEmpty ? [] : [conninfo]) + extraArguments,
+                schemaNotice: schema.isCurrent
+                    ? nil
+                    : "note: \(schema.standing); psql opens it as it is (`iap-audit init` upgrades it, after a backup)")
         } catch {
             throw IAPAuditError.wrapping(error) ?? error
         }

@@ -26,7 +26,7 @@ extension Migrator {
     }
 
     /// The views, in order, whose text is not the recorded one or that do not exist.
-    private func pendingViews(_ views: [ViewDefinition], _ connection: Connection) throws -> [ViewDefinition] {
+    func pendingViews(_ views: [ViewDefinition], _ connection: Connection) throws -> [ViewDefinition] {
         let current = try connection.query(
             SQLQuery.schemaViewPending.text, [views.map(\.name), views.map(\.checksum)], context: "read schema_view")
         let pending = Set(try current.allRows.map { try $0.decode(String.self, "name") })

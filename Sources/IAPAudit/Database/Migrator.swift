@@ -33,7 +33,7 @@ package struct Migrator {
         }.sorted { $0.version < $1.version }
     }
 
-    private let migrations: [Migration]
+    let migrations: [Migration]
     /// The views to keep current; nil for those built in, in the connected server's dialect.
     private let viewDefinitions: [ViewDefinition]?
     let logger: Logger

@@ -71,7 +71,8 @@ extension Workspace {
     {
         var entry = try BankDeposit.validated(month: month, amount: amount, currency: currency, note: note).get()
         try connection.query(
-            SQLQuery.bankDepositInsert.text, [entry.year, entry.month, entry.currency, entry.amount, note], context: "record bank deposit")
+            SQLQuery.bankDepositInsert.text, [entry.year, entry.month, entry.currency, entry.amount, note],
+            context: "record bank deposit")
         let paid = try connection.query(
             SQLQuery.bankDepositApplePaid.text, [entry.year, entry.month, entry.currency, entry.amount],
             context: "what Apple paid for the month")

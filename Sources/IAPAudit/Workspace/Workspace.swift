@@ -5,6 +5,9 @@ internal import Postgres
 
 /// An open database with the schema up to date: what every command works in.
 ///
+/// A command that writes the pipeline's data upgrades the schema when it opens one (`.upgrade`); a command that only
+/// reads refuses a schema older than this binary's instead (`.requireCurrent`, exit 79), and changes nothing.
+///
 /// The executable builds one from `Settings` and calls one method; all the work happens here.
 package final class Workspace {
     /// The connection every stage uses; internal, so commands go through Workspace methods, never raw SQL.
@@ -18,13 +21,25 @@ package final class Workspace {
     /// This build's version, recorded with every run.
     package static let version = "0.1.0"
 
-    /// Connects (starting the embedded server if that is the location) and migrates.
-    package init(settings: Settings, logger: Logger) throws {
+    /// What opening a workspace does with a schema older than this binary's.
+    package enum SchemaUse: Sendable {
+        /// Brings it up to date first: the commands that write the pipeline's data (and `init`, which does only that).
+        case upgrade
+        /// Leaves it as it is and refuses it (`IAPAuditError.schemaOlderThanBinary`): the commands that only read,
+        /// whose queries are written for this binary's schema.
+        case requireCurrent
+    }
+
+    /// Connects (starting the embedded server if that is the location) and migrates, or, for a command that only
+    /// reads (`.requireCurrent`), checks that the schema is current and changes nothing.
+    package init(settings: Settings, logger: Logger, schema: SchemaUse = .upgrade) throws {
         self.settings = settings
         self.logger = logger
-        self.connection = try settings.database.connect(environment: settings.environment, logger: logger)
+        self.connection = try settings.database.connect(
+            environment: settings.environment, logger: logger, migrating: schema == .upgrade)
+        if schema == .requireCurrent { try Migrator(logger: logger).state(of: connection).requireCurrent() }
         try Self.configure(connection, settings: settings)
-        try verifyAccountKeyScheme()
+        try verifyAccountKeyScheme(recording: schema == .upgrade)
     }
 
     /// Another connection to the same database, set up as the first (for work that overlaps its statements).
@@ -43,14 +58,19 @@ package final class Workspace {
             context: "set the lock timeout")
     }
 
-    /// Refuses to mix account keys made with different peppers (or with and without one) in one database.
-    private func verifyAccountKeyScheme() throws {
+    /// Refuses to mix account keys made with different peppers (or with and without one) in one database. The first
+    /// command that writes records its scheme; one that only reads (not `recording`) compares with what is recorded.
+    private func verifyAccountKeyScheme(recording: Bool) throws {
         let scheme = settings.hasher.scheme
-        try connection.query(
-            "INSERT INTO install_setting (name, value) VALUES ('account_key_scheme', $1) ON CONFLICT DO NOTHING",
-            [scheme], context: "record account key scheme")
-        let stored = try connection.query("SELECT value FROM install_setting WHERE name = 'account_key_scheme'")
-            .first(String?.self, "value")
+        if recording {
+            try connection.query(
+                "INSERT INTO install_setting (name, value) VALUES ('account_key_scheme', $1) ON CONFLICT DO NOTHING",
+                [scheme], context: "record account key scheme")
+        }
+        let recorded = try connection.query("SELECT value FROM install_setting WHERE name = 'account_key_scheme'")
+        // Nothing recorded (no command has written to this database): no keys to mix with.
+        guard recording || recorded.rowCount > 0 else { return }
+        let stored = try recorded.first(String?.self, "value")
         guard stored == scheme else {
             throw IAPAuditError.configuration(
                 "this database's account keys use scheme \(stored ?? "?"), but this run would use \(scheme); "

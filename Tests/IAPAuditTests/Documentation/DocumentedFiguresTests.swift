@@ -101,6 +101,7 @@ struct DocumentedFiguresTests {
         let errors: [IAPAuditError] = [
             .databaseUnavailable(unavailable), .database(failed), .database(unavailable),
             .migrationChanged(name: "0001_create_core.sql"), .schemaNewerThanBinary(database: 99, binary: 9),
+            .schemaOlderThanBinary(database: 9, binary: 99),
             .locked(holder: nil), .lockTimeout(seconds: 1, holders: []), .configuration("bad"), .input("missing"),
             .usage("bad"), .interrupted(signal: SIGINT), .interrupted(signal: SIGTERM), .internalInconsistency("x"),
             .postgres(failed), .postgres(unavailable), .embeddedServer("x"), .storage("full"), .cannotCreate("x"),

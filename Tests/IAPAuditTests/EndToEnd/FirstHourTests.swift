@@ -31,8 +31,12 @@ import Testing
         let flags = try flagLines([], ["IAP_AUDIT_DATABASE": "iap_audit_demo"])
         #expect(flags > 10)
         #expect(try flagLines(["--database", "iap_audit_demo"]) == flags)
-        // Without either, the default database, which the demo never touched.
-        #expect(try flagLines([]) == 0)
+        // Without either, the default database, which the demo never touched: a report only reads, so it does not
+        // create the schema there but says there is none (docs/operating.md, "Schema upgrades").
+        let empty = try BinaryUnderTest.run(["report", "flags", "--format", "csv"], environment: environment)
+        #expect(empty.status == 79)
+        #expect(empty.stderr.contains("the database has no iap-audit schema yet"))
+        #expect(empty.stderr.contains("run `iap-audit init`"))
 
         let psql = try BinaryUnderTest.run(
             ["db", "psql", "--database", "iap_audit_demo", "-XAtc", "SELECT count(*) FROM flags_open"],

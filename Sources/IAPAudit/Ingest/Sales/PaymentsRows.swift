@@ -6,7 +6,8 @@ internal import Postgres
 enum PaymentsRows {
     static func record(_ payments: PaymentsSummaryReader, fileID: Int64, on connection: Connection) throws {
         try connection.query(
-            SQLQuery.paymentSummaryInsert.text, [Int(fileID), payments.fiscalMonth?.year, payments.fiscalMonth?.month, payments.title],
+            SQLQuery.paymentSummaryInsert.text,
+            [Int(fileID), payments.fiscalMonth?.year, payments.fiscalMonth?.month, payments.title],
             context: "record payments summary")
         for region in payments.regions {
             try connection.query(
