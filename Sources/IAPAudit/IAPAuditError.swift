@@ -114,8 +114,12 @@ package enum IAPAuditError: Error, Sendable, CustomStringConvertible {
                 + "upgrade iap-audit"
         case .schemaOlderThanBinary(let database, let binary):
             SchemaState.standing(database: database, binary: binary)
-                + "; this command only reads and does not upgrade it: run `iap-audit init` (after a backup), "
-                + "then this command again"
+                + (database == 0
+                    // Most often the wrong database (the demo's is iap_audit_demo), not one still to be created.
+                    ? "; this command only reads: name the database that holds the data (--database, "
+                        + "--database-url), or run `iap-audit init` to create the schema"
+                    : "; this command only reads and does not upgrade it: run `iap-audit init` (after a backup), "
+                        + "then this command again")
         case .locked(let holder):
             "another iap-audit run holds the lock" + (holder.map { ": \($0)" } ?? "") + "; try again later"
         case .lockTimeout(let seconds, let holders):

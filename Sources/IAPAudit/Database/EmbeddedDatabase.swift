@@ -113,7 +113,8 @@ package struct EmbeddedDatabase: Sendable {
                 arguments: [psql] + (conninfo.isEmpty ? [] : [conninfo]) + extraArguments,
                 schemaNotice: schema.isCurrent
                     ? nil
-                    : "note: \(schema.standing); psql opens it as it is (`iap-audit init` upgrades it, after a backup)")
+                    : "note: \(schema.standing); psql opens it as it is (`iap-audit init` "
+                        + (schema.database == 0 ? "creates it)" : "upgrades it, after a backup)"))
         } catch {
             throw IAPAuditError.wrapping(error) ?? error
         }

@@ -36,7 +36,7 @@ import Testing
         let empty = try BinaryUnderTest.run(["report", "flags", "--format", "csv"], environment: environment)
         #expect(empty.status == 79)
         #expect(empty.stderr.contains("the database has no iap-audit schema yet"))
-        #expect(empty.stderr.contains("run `iap-audit init`"))
+        #expect(empty.stderr.contains("name the database that holds the data (--database, --database-url)"))
 
         let psql = try BinaryUnderTest.run(
             ["db", "psql", "--database", "iap_audit_demo", "-XAtc", "SELECT count(*) FROM flags_open"],

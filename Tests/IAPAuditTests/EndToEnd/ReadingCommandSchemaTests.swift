@@ -71,11 +71,21 @@ struct ReadingCommandSchemaTests {
         #expect(again.status == 0, "\(again.stderr)")
     }
 
-    @Test func aReportRefusesADatabaseWithoutTheSchemaAndCreatesNothing() throws {
+    @Test func aDatabaseWithoutTheSchemaIsToldSoAndGetsNone() throws {
         let conninfo = try TestPostgres.freshDatabase()
         let refused = try BinaryUnderTest.run(["report", "quarantine", "--database-url", conninfo])
         #expect(refused.status == 79, "\(refused.stderr)")
-        #expect(refused.stderr.contains("the database has no iap-audit schema yet (this iap-audit's is version "))
+        #expect(
+            refused.stderr
+                == "iap-audit: the database has no iap-audit schema yet (this iap-audit's is version \(Self.binary)); "
+                + "this command only reads: name the database that holds the data (--database, --database-url), or "
+                + "run `iap-audit init` to create the schema\n")
+        let psql = try BinaryUnderTest.run(["db", "psql", "--database-url", conninfo, "-XAtc", "SELECT 1"])
+        #expect(psql.status == 0, "\(psql.stderr)")
+        #expect(
+            psql.stderr
+                == "iap-audit: note: the database has no iap-audit schema yet (this iap-audit's is version "
+                + "\(Self.binary)); psql opens it as it is (`iap-audit init` creates it)\n")
         let connection = try Connection(conninfo: conninfo, logger: TestPostgres.logger)
         #expect(
             try connection.query("SELECT to_regclass('schema_migration') IS NULL AS absent").first(Bool.self, "absent"))
