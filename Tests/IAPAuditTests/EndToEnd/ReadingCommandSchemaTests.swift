@@ -41,15 +41,6 @@ struct ReadingCommandSchemaTests {
         #expect(try Self.newest(connection) == Self.older)
     }
 
-    @Test func psqlOnACurrentSchemaSaysNothing() throws {
-        let test = try TestWorkspace()
-        let result = try BinaryUnderTest.run([
-            "db", "psql", "--database-url", test.conninfo, "-XAtc", "SELECT 1",
-        ])
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr == "")
-    }
-
     @Test(arguments: [["report", "quarantine"], ["report", "--all", "--out"], ["catalog", "export", "--out"]])
     func aReadingCommandRefusesAnOlderSchemaWithoutChangingIt(_ command: [String]) throws {
         let (conninfo, connection) = try Self.olderDatabase()
