@@ -69,3 +69,10 @@ CREATE TEMPORARY TABLE IF NOT EXISTS stage_compared (
     expires_date   timestamptz,
     disagrees      boolean NOT NULL
 ) ON COMMIT DELETE ROWS;
+
+-- The transactions receipt_merge.sql stored first from the file's only staged copy of each: the stored row is that
+-- copy, so comparing it with the stored transaction finds nothing (receipt_compare_copies.sql leaves them out).
+CREATE TEMPORARY TABLE IF NOT EXISTS stage_new_alone (
+    environment    text NOT NULL,
+    transaction_id text NOT NULL
+) ON COMMIT DELETE ROWS;
