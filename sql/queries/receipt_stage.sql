@@ -76,3 +76,9 @@ CREATE TEMPORARY TABLE IF NOT EXISTS stage_new_alone (
     environment    text NOT NULL,
     transaction_id text NOT NULL
 ) ON COMMIT DELETE ROWS;
+
+-- The file's records stored before (receipt_dedupe.sql), which receipt_drop_duplicates.sql removes. Kept for the
+-- session like the tables above: created and dropped for every file, its catalog rows cost more than its probes save.
+CREATE TEMPORARY TABLE IF NOT EXISTS stage_duplicate (
+    id bigint NOT NULL
+) ON COMMIT DELETE ROWS;
