@@ -31,16 +31,7 @@ WITH compared AS MATERIALIZED (
             (p.product_id IS DISTINCT FROM s.product_id
              OR date_trunc('second', p.purchase_date) IS DISTINCT FROM date_trunc('second', s.purchase_date)
              OR p.original_transaction_id IS DISTINCT FROM s.original_transaction_id) AS disagrees
-        FROM (
-            -- A transaction the merge stored from its file's only staged copy (stage_new_alone) is that copy: it
-            -- agrees, brings no expiry the row lacks, and its state is the row's (a first refund's baseline is its
-            -- own receipt already). Most of a file's copies are such; they are not looked up.
-            SELECT *
-            FROM stage_entry e
-            WHERE NOT EXISTS (
-                SELECT 1 FROM stage_new_alone n
-                WHERE n.environment = e.environment AND n.transaction_id = e.transaction_id)
-        ) s
+        FROM stage_entry s
         -- LATERAL … LIMIT 1 (the key is unique) keeps this one index probe per staged copy: a hash join would read
         -- the whole purchase table for every file.
         CROSS JOIN LATERAL (

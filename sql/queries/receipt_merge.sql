@@ -4,9 +4,7 @@
 -- into their tables.)
 -- Statements end with ';' at the end of a line; each runs in the file's transaction.
 
--- New transactions: the first copy in file order wins. A transaction stored here from its file's only staged copy
--- is noted in stage_new_alone: its stored row is that copy, so receipt_compare_copies.sql need not look it up.
-WITH inserted AS (
+-- New transactions: the first copy in file order wins.
 INSERT INTO purchase (environment, transaction_id, original_transaction_id, product_id, quantity, purchase_date,
     original_purchase_date, expires_date, cancellation_date, cancellation_reason, web_order_line_item_id,
     is_trial_period, is_in_intro_offer_period, is_upgraded, in_app_ownership_type, subscription_group_identifier,
@@ -24,19 +22,7 @@ SELECT DISTINCT ON (s.environment, s.transaction_id)
     s.offer_type, s.offer_identifier, s.offer_discount_type, s.offer_period, s.app_transaction_id, s.receipt_id
 FROM stage_entry s
 ORDER BY s.environment, s.transaction_id, s.receipt_id, s.source, s.ordinal
-ON CONFLICT (environment, transaction_id) DO NOTHING
-RETURNING environment, transaction_id
-)
-INSERT INTO stage_new_alone (environment, transaction_id)
--- One grouping of both lists, not a join: the planner, knowing neither's size, joined them in a nested loop.
-SELECT environment, transaction_id
-FROM (
-    SELECT environment, transaction_id, 1 AS stored, 0 AS staged FROM inserted
-    UNION ALL
-    SELECT environment, transaction_id, 0, 1 FROM stage_entry
-) t
-GROUP BY environment, transaction_id
-HAVING sum(stored) = 1 AND sum(staged) = 1;
+ON CONFLICT (environment, transaction_id) DO NOTHING;
 
 -- A transaction's state is what Apple said last (docs/decisions.md, "Transaction state"), and every copy that said
 -- something about it is kept in purchase_state, with when Apple said it: a signed copy's signedDate, a verifyReceipt

