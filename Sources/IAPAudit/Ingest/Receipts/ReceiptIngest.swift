@@ -250,8 +250,10 @@ package struct ReceiptIngest {
             if counts.alreadyStored > 0 && !counts.signedOutcomes.isEmpty {
                 try countStoredSignedObjects(fileID: fileID, path: path, counts: &counts)
             }
+            // One round trip: the new transactions (one text for both dialects), then the dialect's merge.
             try connection.execute(
-                script: SQLQuery.receiptMerge.text(on: queryDialect), context: "merge \(path)")
+                script: SQLQuery.receiptStoreNew.text + "\n" + SQLQuery.receiptMerge.text(on: queryDialect),
+                context: "merge \(path)")
             // The file's last statement lists the conflicting transactions.
             guard
                 let conflicts = try connection.runQueryFile(
