@@ -1,4 +1,5 @@
--- receipt_dedupe.sql's form for a Citus coordinator (docs/scale.md, "Citus"): the same stage_duplicate, in steps.
+-- receipt_dedupe.sql's form for a Citus coordinator (docs/scale.md, "Citus"): the same stage_duplicate and count, in
+-- steps.
 -- On plain PostgreSQL these steps make ingest slower than its one statement (docs/scale.md), so it keeps that one.
 -- $1: the file's id. Statements end with ';' at the end of a line.
 --
@@ -25,9 +26,10 @@ CREATE TEMPORARY TABLE stage_text ON COMMIT DROP AS
 SELECT id, raw, account_key
 FROM receipt
 WHERE id = ANY (ARRAY(SELECT id FROM stage_candidate UNION SELECT earlier_id FROM stage_candidate));
-CREATE TEMPORARY TABLE stage_duplicate ON COMMIT DROP AS
+INSERT INTO stage_duplicate (id)
 SELECT DISTINCT c.id
 FROM stage_candidate c
 JOIN stage_text t ON t.id = c.id
 JOIN stage_text e ON e.id = c.earlier_id
 WHERE e.raw = t.raw AND e.account_key IS NOT DISTINCT FROM t.account_key;
+SELECT count(*) FROM stage_duplicate;

@@ -1,9 +1,9 @@
 -- Finds the records of one file that an earlier file, or an earlier line of this one, stored already: same record
--- key, and then the same stored text and account (the key only finds candidates), into stage_duplicate, which
--- receipt_drop_duplicates.sql then removes. Runs after the file's rows are COPYed and before its transactions merge,
--- in the file's transaction. $1: the file's id.
+-- key, and then the same stored text and account (the key only finds candidates), into stage_duplicate
+-- (receipt_stage.sql), which receipt_drop_duplicates.sql then removes when there are any. Runs after the file's rows
+-- are COPYed and before its transactions merge, in the file's transaction. $1: the file's id. Returns how many.
 -- Statements end with ';' at the end of a line.
-CREATE TEMPORARY TABLE stage_duplicate ON COMMIT DROP AS
+INSERT INTO stage_duplicate (id)
 SELECT r.id
 FROM receipt r
 -- One probe of the record_key index per record of the file, whatever the statistics say. Written as EXISTS, the
@@ -18,3 +18,4 @@ CROSS JOIN LATERAL (
 ) earlier
 WHERE r.id >= $1::bigint * 4294967296 AND r.id < ($1::bigint + 1) * 4294967296
   AND earlier.stored_before;
+SELECT count(*) FROM stage_duplicate;

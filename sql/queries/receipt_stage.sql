@@ -69,3 +69,9 @@ CREATE TEMPORARY TABLE IF NOT EXISTS stage_compared (
     expires_date   timestamptz,
     disagrees      boolean NOT NULL
 ) ON COMMIT DELETE ROWS;
+
+-- The file's records stored before (receipt_dedupe.sql), which receipt_drop_duplicates.sql removes. Kept for the
+-- session like the tables above: created and dropped with every file, its catalog rows cost about 0.85 ms a file.
+CREATE TEMPORARY TABLE IF NOT EXISTS stage_duplicate (
+    id bigint NOT NULL
+) ON COMMIT DELETE ROWS;

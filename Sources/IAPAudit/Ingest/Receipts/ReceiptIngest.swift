@@ -250,8 +250,10 @@ package struct ReceiptIngest {
             if counts.alreadyStored > 0 && !counts.signedOutcomes.isEmpty {
                 try countStoredSignedObjects(fileID: fileID, path: path, counts: &counts)
             }
+            // One round trip: the new transactions (one text for both dialects), then the dialect's merge.
             try connection.execute(
-                script: SQLQuery.receiptMerge.text(on: queryDialect), context: "merge \(path)")
+                script: SQLQuery.receiptStoreNew.text + "\n" + SQLQuery.receiptMerge.text(on: queryDialect),
+                context: "merge \(path)")
             // The file's last statement lists the conflicting transactions.
             guard
                 let conflicts = try connection.runQueryFile(
@@ -291,14 +293,19 @@ package struct ReceiptIngest {
     /// Removes this file's records that were stored before (by an earlier file, or earlier in this one) with
     /// everything staged for them; returns how many.
     private func dropRecordsStoredBefore(fileID: Int64, path: String) throws -> Int {
-        try connection.runQueryFile(
-            .receiptDedupe, parameters: [Int(fileID)], dialect: queryDialect,
-            context: "find records stored before, \(path)")
-        // The file's last statement counts what it dropped.
-        let counted = try connection.execute(
-            script: SQLQuery.receiptDropDuplicates.text(on: queryDialect),
-            context: "drop records stored before, \(path)")
-        return try counted.first(Int.self, "count")
+        // The file's last statement counts what it found; most files find none, and their deletes are not sent.
+        guard
+            let counted = try connection.runQueryFile(
+                .receiptDedupe, parameters: [Int(fileID)], dialect: queryDialect,
+                context: "find records stored before, \(path)")
+        else { throw IAPAuditError.internalInconsistency("receipt_dedupe.sql ran no statement") }
+        let found = try counted.first(Int.self, "count")
+        if found > 0 {
+            try connection.execute(
+                script: SQLQuery.receiptDropDuplicates.text(on: queryDialect),
+                context: "drop records stored before, \(path)")
+        }
+        return found
     }
 
     /// The first statements of a file's transaction, sent together: every round trip between here and the server

@@ -30,7 +30,7 @@ struct StagedColumnsTests {
 
     @Test func mergeInsertsEveryStagedPurchaseColumn() throws {
         let insert = try #require(
-            SQLQuery.receiptMerge.statements().map(\.text).first { $0.contains("INSERT INTO purchase") })
+            SQLQuery.receiptStoreNew.statements().map(\.text).first { $0.contains("INSERT INTO purchase") })
         let names = Self.purchaseColumns.map(\.name)
         let target = try Self.list(in: insert, after: "INSERT INTO purchase (", until: ")")
         #expect(target == names + ["first_receipt_id"])

@@ -35,6 +35,22 @@ struct StagingTableTests {
         #expect(try test.count("SELECT count(*) FROM purchase") == 2)
     }
 
+    /// The list of a file's records stored before (`stage_duplicate`) lives for the session as well, emptied at
+    /// each commit; a file that repeats records of the files before still has them dropped and counted.
+    @Test func theListOfRecordsStoredBeforeIsKeptEmptyAndStillCounts() throws {
+        let test = try TestWorkspace()
+        let folder = try writeTwoFiles(in: test)
+        try test.write(
+            "receipts/c.jsonl",
+            QueryDialectTests.record("ann@example.com", [QueryDialectTests.copy("1")]) + "\n"
+                + QueryDialectTests.record("bob@example.com", [QueryDialectTests.copy("2")]) + "\n")
+        let summary = try ingest(on: test).ingest(paths: [folder])
+        let counted: [Int] = [summary.filesIngested, summary.stored, summary.alreadyStored]
+        #expect(counted == [3, 2, 2])
+        let left: [Int] = try ["receipt", "stage_duplicate"].map { try test.count("SELECT count(*) FROM \($0)") }
+        #expect(left == [2, 0])
+    }
+
     /// Inside a dry run each file is a savepoint, which fires no ON COMMIT: the unit drops its temporary tables
     /// (`Connection.transaction`), so the next file starts from an empty stage all the same.
     @Test func isGoneAfterEachFileWhenNoFileCommits() throws {
