@@ -195,9 +195,8 @@ package struct ReceiptIngest {
         let stopwatch = Stopwatch()
         var staged: [StagedCopy] = []
         var conflicting: [TransactionKey] = []
-        // From the end of the load until `record` below, the next file must not take these transactions as settled.
-        var held = false
-        defer { if held { settled.release(staged) } }
+        // Which hold of `settled` this file's load ended with (nil until then).
+        var held: Int?
         let outcome: IngestSummary?
         do {
             outcome = try store(
@@ -214,7 +213,7 @@ package struct ReceiptIngest {
             logger.info("already ingested (same content hash)", metadata: ["file": "\(path)"])
             return summary
         }
-        settled.record(committed: staged, conflicting: conflicting)
+        if let held { settled.record(committed: staged, conflicting: conflicting, heldAt: held) }
         summary.add(outcome)
         logger.info(
             "ingested receipts",
@@ -230,7 +229,7 @@ package struct ReceiptIngest {
     private func store(
         _ file: ParsingReceiptFile, settled: SettledTransactions, staged: inout [StagedCopy],
         conflicting: inout [TransactionKey], stopwatch: Stopwatch, beforeFinishing: () throws -> Void,
-        held: inout Bool
+        held: inout Int?
     ) throws -> IngestSummary? {
         let record = file.record
         let path = record.path
@@ -242,8 +241,7 @@ package struct ReceiptIngest {
             try connection.execute(script: try Self.fileSetup(), context: "prepare the transaction of \(path)")
             var counts = try load(file, settled: settled, staged: &staged)
             logger.debug("loaded rows", metadata: ["file": "\(path)", "seconds": "\(stopwatch.seconds)"])
-            settled.hold(staged)
-            held = true
+            held = settled.hold(staged)
             try beforeFinishing()
             counts.alreadyStored = try dropRecordsStoredBefore(fileID: fileID, path: path)
             counts.stored -= counts.alreadyStored

@@ -13,20 +13,31 @@ internal import Foundation
 /// files are grouped into runs; concurrent ingests cannot undo it either (they only add rows and marks).
 ///
 /// Identities are compared by 64-bit hash: a collision (about 2⁻⁶⁴ per comparison) would skip a copy that differs.
-/// Memory is bounded: past `limit` transactions the cache starts over (forgetting costs only skipped work).
+/// Memory is bounded: past `limit` staged copies the cache starts over (forgetting costs only skipped work).
 ///
 /// Two files' threads use it at once (`FileRun`): file N+1 stages while file N's statements still run. What N staged
 /// may yet unsettle a transaction (N's refund of a transaction an earlier file settled makes N+1's unrefunded copy
-/// the reversal), so N *holds* its staged transactions from the end of its load until it has recorded what it
-/// committed, and a held transaction is never settled.
+/// the reversal), so N *holds* its staged transactions from the end of its load until the next file's load has ended,
+/// and a held transaction is never settled. The hold lasts the whole of the next load whether or not N has finished
+/// meanwhile, and the cache is emptied only at a hold, so what a file stages depends on the files before it and never
+/// on how fast their statements ran: one lane or two, the same files store the same rows.
+///
+/// What staging every copy would store differs in one case: an unmarked copy of a transaction settled two files back
+/// or more, earlier in its file than that transaction's first refund or upgrade. Staged, it is one more row of
+/// `purchase_state` repeating the state stored before (never what stands); skipped, it is not there
+/// (docs/decisions.md, "Settled copies, the same on every run").
 final class SettledTransactions: @unchecked Sendable {
-    // @unchecked: `identities` and `held` are read and written only while `lock` is held.
+    // @unchecked: everything below is read and written only while `lock` is held.
     private let lock = NSLock()
-    /// Transactions remembered at most: keeps the table within 2²⁰ buckets (about 25 MiB), whatever the run's size.
+    /// Staged copies remembered at most: keeps the table within 2²⁰ buckets (about 25 MiB), whatever the run's size.
     static let limit = 750_000
     private var identities: [TransactionKey: Int] = [:]
-    /// Transactions a file still running its statements staged, with how many of its copies (see `hold`).
-    private var held: [TransactionKey: Int] = [:]
+    /// The transactions of the latest file to end its load (see `hold`).
+    private var held: Set<TransactionKey> = []
+    /// Holds so far, the one at which the cache was last emptied, and the copies held since then.
+    private var holds = 0
+    private var emptiedAt = 0
+    private var heldSinceEmptied = 0
     /// A transaction whose copies keep being staged for the rest of the run (its stored row disagreed with a copy).
     private static let unsettled = Int.min
 
@@ -35,33 +46,32 @@ final class SettledTransactions: @unchecked Sendable {
         guard !copy.saysState && copy.identity != Self.unsettled else { return false }
         lock.lock()
         defer { lock.unlock() }
-        return held[copy.transaction] == nil && identities[copy.transaction] == copy.identity
+        return !held.contains(copy.transaction) && identities[copy.transaction] == copy.identity
     }
 
-    /// A file's loaded copies, whose statements are about to run while the next file stages: none of their
-    /// transactions is settled until `release`.
-    func hold(_ copies: [StagedCopy]) {
+    /// A file's loaded copies, whose statements are about to run while the next file loads: none of their
+    /// transactions is settled until the next file's own hold. Returns the hold, for `record`.
+    func hold(_ copies: [StagedCopy]) -> Int {
         lock.lock()
         defer { lock.unlock() }
-        for copy in copies { held[copy.transaction, default: 0] += 1 }
-    }
-
-    /// Ends a `hold`, once the file has recorded what it committed (or rolled back, when there is nothing to record).
-    func release(_ copies: [StagedCopy]) {
-        lock.lock()
-        defer { lock.unlock() }
-        for copy in copies {
-            let left = held[copy.transaction, default: 1] - 1
-            held[copy.transaction] = left > 0 ? left : nil
+        holds += 1
+        heldSinceEmptied += copies.count
+        if heldSinceEmptied > Self.limit {
+            identities.removeAll(keepingCapacity: true)
+            emptiedAt = holds
+            heldSinceEmptied = copies.count
         }
+        held = Set(copies.lazy.map(\.transaction))
+        return holds
     }
 
     /// Records a committed file: the copies it staged, in file order, and the transactions the merge found
-    /// conflicting copies of.
-    func record(committed copies: [StagedCopy], conflicting: [TransactionKey]) {
+    /// conflicting copies of. A file held before the cache was last emptied is forgotten with it, however late it
+    /// ends.
+    func record(committed copies: [StagedCopy], conflicting: [TransactionKey], heldAt hold: Int) {
         lock.lock()
         defer { lock.unlock() }
-        if identities.count + copies.count > Self.limit { identities.removeAll(keepingCapacity: true) }
+        guard hold >= emptiedAt else { return }
         for copy in copies where identities[copy.transaction] == nil {
             identities[copy.transaction] = copy.identity
         }

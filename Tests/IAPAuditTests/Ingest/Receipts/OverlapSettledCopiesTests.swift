@@ -60,4 +60,35 @@ struct OverlapSettledCopiesTests {
         #expect(actual.refunded == expected.refunded, "the refund still stands: day 3's reversal was never staged")
         #expect(actual.history == expected.history, "transaction 7's history lacks day 3's copy")
     }
+
+    /// Day 1 buys transaction 7; day 2 shows it unrefunded (after thousands of other purchases, so that day 1 has long
+    /// finished when day 2's loader reaches it) and, later in the file, refunded. Ingested one file a run, day 2's
+    /// unrefunded copy is history (the state said before the refund); in one run it must be too, whether or not day 1
+    /// has ended by then: what a file stages never depends on how fast the file before it ran.
+    @Test func anUnrefundedCopyBeforeTheRefundIsKeptHoweverFastTheFileBeforeRan() throws {
+        let day = 86_400_000
+        func writeDays(into test: TestWorkspace) throws -> [String] {
+            let fillers = (0..<4000).map { Self.record("f\($0)", requestedAt: Self.purchaseMilliseconds + day) }
+            return [
+                try test.write("days/1.jsonl", Self.record("7", requestedAt: Self.purchaseMilliseconds + day) + "\n"),
+                try test.write(
+                    "days/2.jsonl",
+                    (fillers + [
+                        Self.record("7", requestedAt: Self.purchaseMilliseconds + 2 * day),
+                        Self.record("7", requestedAt: Self.purchaseMilliseconds + 3 * day, refunded: true),
+                    ]).joined(separator: "\n") + "\n"),
+            ]
+        }
+        let perFile = try TestWorkspace()
+        for path in try writeDays(into: perFile) { _ = try perFile.workspace.ingestReceipts(paths: [path]) }
+        let expected = try Self.state(perFile)
+        // The purchase as first stored, day 2's unrefunded copy, the refund.
+        #expect(expected.refunded == 1 && expected.history == 3)
+
+        let oneRun = try TestWorkspace()
+        _ = try oneRun.workspace.ingestReceipts(paths: try writeDays(into: oneRun))
+        let actual = try Self.state(oneRun)
+        #expect(actual.refunded == expected.refunded)
+        #expect(actual.history == expected.history, "day 2's unrefunded copy was skipped as settled by day 1")
+    }
 }
