@@ -58,7 +58,7 @@ package final class SignatureVerifier: Sendable {
     /// the signing date (`expired-at-signed-date`, or `no-signing-date` when the payload has none): the date is the
     /// payload's word, worth nothing until the signature over it holds.
     package func verify(_ jws: CompactJWS) -> VerificationOutcome {
-        verify(jws, signingInputDigest: SHA256.hash(data: jws.signingInput))
+        verify(jws, signingInputDigest: jws.signingInputDigest())
     }
 
     /// The outcome for `jws`, whose signing input's SHA-256 (what ES256 signs) the caller has computed already, e.g.
@@ -114,5 +114,16 @@ package final class SignatureVerifier: Sendable {
             cache.statistics.chainChecks += 1
         }
         return verdict
+    }
+}
+
+extension CompactJWS {
+    /// The SHA-256 of the signing input, what ES256 signs, hashed where the input lies.
+    package func signingInputDigest() -> SHA256Digest {
+        withSigningInput { input in
+            var hash = SHA256()
+            hash.update(bufferPointer: input)
+            return hash.finalize()
+        }
     }
 }

@@ -27,8 +27,10 @@ package struct CompactJWS: Sendable, Equatable {
     package var payload: JSONObject
     /// The decoded signature: for ES256 the 64 bytes `r || s` (a verifier judges any other length).
     package var signature: [UInt8]
-    /// What the signature signs: the ASCII bytes `header.payload` exactly as they arrived.
-    package var signingInput: [UInt8]
+    /// The compact JWS as parsed: the string a record held it in, shared rather than copied (4 kB a JWS).
+    private var text: String
+    /// The length of the signing input, the part of `text` before its second dot.
+    private var signingInputCount: Int
     /// The instant Apple documents as the payload's signing date, at which certificates are judged (not at "now"):
     /// the payload's `signedDate` (epoch milliseconds; Xcode writes fractions, which are cut to the millisecond), or
     /// nil when it has none. An app transaction is signed at its `receiptCreationDate` instead: `SignedRecordReader`,
@@ -37,25 +39,31 @@ package struct CompactJWS: Sendable, Equatable {
 
     /// Parses a compact JWS from its ASCII text (no surrounding whitespace or quotes).
     package init(_ text: some Collection<UInt8>) throws(ReceiptRecordError) {
-        let parsed = text.withContiguousStorageIfAvailable { buffer in
-            Result { () throws(ReceiptRecordError) in try Self(contiguous: buffer) }
+        try self.init(String(decoding: text, as: UTF8.self), original: text)
+    }
+
+    /// Parses a compact JWS from a string, in place: a native string's UTF-8 is read where it lies, and kept by
+    /// reference, without the copies of every JWS's 4 kB that an array of its bytes and of its signing input cost.
+    package init(_ text: String) throws(ReceiptRecordError) {
+        try self.init(text, original: text.utf8)
+    }
+
+    /// `text` is `original` as a string; what is not UTF-8 (a JWS is ASCII) is refused from `original`'s bytes,
+    /// before the string's repairs could pass it.
+    private init(_ text: String, original: some Collection<UInt8>) throws(ReceiptRecordError) {
+        let parsed = original.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(ReceiptRecordError) in try Self(text, contiguous: buffer) }
         }
         if let parsed {
             self = try parsed.get()
         } else {
-            self = try Array(text).withUnsafeBufferPointer { buffer throws(ReceiptRecordError) in
-                try Self(contiguous: buffer)
+            self = try Array(original).withUnsafeBufferPointer { buffer throws(ReceiptRecordError) in
+                try Self(text, contiguous: buffer)
             }
         }
     }
 
-    /// Parses a compact JWS from a string, in place: a native string's UTF-8 is read where it lies, without the
-    /// copy of every JWS's 4 kB that an array of its bytes cost.
-    package init(_ text: String) throws(ReceiptRecordError) {
-        try self.init(text.utf8)
-    }
-
-    private init(contiguous bytes: UnsafeBufferPointer<UInt8>) throws(ReceiptRecordError) {
+    private init(_ text: String, contiguous bytes: UnsafeBufferPointer<UInt8>) throws(ReceiptRecordError) {
         let dot = UInt8(ascii: ".")
         guard let first = Self.firstDot(in: bytes, from: 0), let second = Self.firstDot(in: bytes, from: first + 1),
             Self.firstDot(in: bytes, from: second + 1) == nil
@@ -79,8 +87,21 @@ package struct CompactJWS: Sendable, Equatable {
         self.payloadBytes = payloadBytes
         self.payload = payload
         self.signature = try Self.decode(signatureText, part: "signature")
-        self.signingInput = Array(UnsafeBufferPointer(rebasing: bytes[..<second]))
+        self.text = text
+        self.signingInputCount = second
         self.signedDate = try Self.signedDate(payload)
+    }
+
+    /// What the signature signs: the ASCII bytes `header.payload` exactly as they arrived.
+    package var signingInput: [UInt8] { Array(text.utf8.prefix(signingInputCount)) }
+
+    /// Calls `body` with the signing input's bytes where they lie: what a verifier hashes, without a copy.
+    package func withSigningInput<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        let prefix = text.utf8.prefix(signingInputCount)
+        if let result = prefix.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) {
+            return result
+        }
+        return Array(prefix).withUnsafeBytes(body)
     }
 
     /// The offset of the first `.` at or after `start`, found by `memchr`: a JWS is about 4 kB of base64url with its
