@@ -88,6 +88,9 @@ package struct JSONParser {
             position += 1
             return JSONObject(members: members)
         }
+        // Room for a signed payload's members (about 20) in one growth: from empty, an array of them was grown
+        // five times, and every JWS payload of a signed ingest is an object like that.
+        members.reserveCapacity(16)
         while true {
             skipWhitespace()
             let start = position

@@ -315,21 +315,28 @@ package struct ReceiptRecordParser: Sendable {
             itemID: try fields.identifier("item_id"))
     }
 
-    /// A UUID in canonical lowercase form.
-    static func uuid(_ text: String, field: String) throws(ReceiptRecordError) -> String {
-        let bytes = Array(text.utf8)
-        let dashes: Set<Int> = [8, 13, 18, 23]
-        let isUUID =
-            bytes.count == 36
-            && bytes.enumerated().allSatisfy { index, byte in
-                dashes.contains(index)
-                    ? byte == UInt8(ascii: "-")
-                    : (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66)
+    /// A UUID in canonical lowercase form. Read over the bytes in place, and lowercased only when it has a capital:
+    /// every signed transaction carries one, and an array, a set of dash positions and a lowercased copy each time
+    /// were most of its parsing's allocations. `field` names it in the error only.
+    static func uuid(_ text: String, field: @autoclosure () -> String) throws(ReceiptRecordError) -> String {
+        var hasCapital = false
+        var count = 0
+        var isUUID = true
+        for byte in text.utf8 {
+            switch count {
+            case 8, 13, 18, 23: isUUID = isUUID && byte == UInt8(ascii: "-")
+            default:
+                let lower = byte | 0x20
+                let isHex = (byte >= 0x30 && byte <= 0x39) || (lower >= 0x61 && lower <= 0x66)
+                isUUID = isUUID && isHex
+                hasCapital = hasCapital || (isHex && byte >= 0x41 && byte <= 0x46)
             }
-        guard isUUID else {
-            throw ReceiptRecordError(.invalidValue, "\"\(field)\" is not a UUID (\"\(text.prefix(80))\")")
+            count += 1
         }
-        return text.lowercased()
+        guard isUUID && count == 36 else {
+            throw ReceiptRecordError(.invalidValue, "\"\(field())\" is not a UUID (\"\(text.prefix(80))\")")
+        }
+        return hasCapital ? text.lowercased() : text
     }
 
     /// The record as stored: its own bytes, with secret members cut out — at the top level, and inside the envelope's

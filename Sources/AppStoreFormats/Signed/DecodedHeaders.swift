@@ -19,12 +19,13 @@ final class DecodedHeaders: Sendable {
     /// rotates the list.
     static let capacity = 8
 
-    private let entries = Mutex<[(text: [UInt8], header: JSONObject)]>([])
+    private let entries = Mutex<[(text: [UInt8], header: DecodedHeader)]>([])
 
     /// The header `text` decodes to, from the list or decoded by `decode` (and then kept).
     func header(
-        _ text: ArraySlice<UInt8>, decode: (ArraySlice<UInt8>) throws(ReceiptRecordError) -> JSONObject
-    ) throws(ReceiptRecordError) -> JSONObject {
+        _ text: Slice<UnsafeBufferPointer<UInt8>>,
+        decode: (Slice<UnsafeBufferPointer<UInt8>>) throws(ReceiptRecordError) -> DecodedHeader
+    ) throws(ReceiptRecordError) -> DecodedHeader {
         let found = entries.withLock { list in list.first { Self.equal($0.text, text) }?.header }
         if let found { return found }
         let header = try decode(text)
@@ -37,13 +38,21 @@ final class DecodedHeaders: Sendable {
 
     /// memcmp: compared a byte at a time (`elementsEqual`), the 4 kB of every JWS's header cost 2% of a signed
     /// ingest's CPU.
-    private static func equal(_ stored: [UInt8], _ text: ArraySlice<UInt8>) -> Bool {
+    private static func equal(_ stored: [UInt8], _ text: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         guard stored.count == text.count else { return false }
+        let b = UnsafeBufferPointer(rebasing: text)
         return stored.withUnsafeBytes { a in
-            text.withUnsafeBytes { b in
-                guard let first = a.baseAddress, let second = b.baseAddress else { return a.isEmpty }
-                return memcmp(first, second, a.count) == 0
-            }
+            guard let first = a.baseAddress, let second = b.baseAddress else { return a.isEmpty }
+            return memcmp(first, second, a.count) == 0
         }
     }
+}
+
+/// A JWS header as parsed, with the two members a verifier reads.
+struct DecodedHeader: Sendable {
+    var object: JSONObject
+    /// `alg`, when it is a string.
+    var algorithm: String?
+    /// `x5c`, when it is an array of strings.
+    var certificateChain: [String]?
 }

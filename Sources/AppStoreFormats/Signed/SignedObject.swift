@@ -89,10 +89,11 @@ extension RecordedReceipt {
     package mutating func keepVerified(_ verified: [Bool]) {
         var droppedTransactions = Set<Int>()
         var droppedRenewals = Set<Int>()
-        for (object, isVerified) in zip(signedObjects, verified) where !isVerified {
-            guard let index = object.entryIndex else { continue }
-            if object.kind == .transaction { droppedTransactions.insert(index) }
-            if object.kind == .renewalInfo { droppedRenewals.insert(index) }
+        // By index, not by copies of each object: nearly every JWS verifies, and a copy retains its fields.
+        for (position, isVerified) in zip(signedObjects.indices, verified) where !isVerified {
+            guard let index = signedObjects[position].entryIndex else { continue }
+            if signedObjects[position].kind == .transaction { droppedTransactions.insert(index) }
+            if signedObjects[position].kind == .renewalInfo { droppedRenewals.insert(index) }
         }
         guard !droppedTransactions.isEmpty || !droppedRenewals.isEmpty else { return }
         transactions = transactions.enumerated().filter { !droppedTransactions.contains($0.offset) }.map(\.element)

@@ -106,7 +106,8 @@ struct SignedRecordReader {
         _ fields: FieldReader, _ key: String, kind: SignedObject.Kind
     ) throws(ReceiptRecordError) {
         guard let text = try fields.string(key, limit: .max) else { return }
-        try readObject(try jws(text, at: fields.name(key)), kind: kind, path: fields.name(key))
+        let path = fields.name(key)
+        try readObject(try jws(text, at: path), kind: kind, path: path)
     }
 
     private mutating func readList(

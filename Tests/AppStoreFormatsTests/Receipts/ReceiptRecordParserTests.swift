@@ -114,4 +114,20 @@ struct ReceiptRecordParserTests {
         let receipt = try parser.parse(envelope("", response: response))
         #expect(receipt.transactions.map(\.transactionID) == ["1", "2"])
     }
+
+    /// UUIDs (every signed transaction's `appAccountToken`), read over bytes since issue 35: lowercased, and refused
+    /// for a wrong length, a dash out of place or a character that is not hex, as before.
+    @Test func readsUUIDsInCanonicalLowercaseAndRefusesEverythingElse() throws {
+        let canonical = "6b29fc40-ca47-1067-b31d-00dd010662da"
+        #expect(try ReceiptRecordParser.uuid(canonical, field: "f") == canonical)
+        #expect(try ReceiptRecordParser.uuid(canonical.uppercased(), field: "f") == canonical)
+        #expect(try ReceiptRecordParser.uuid("6B29fc40-CA47-1067-b31d-00DD010662da", field: "f") == canonical)
+        for text in [
+            "", String(canonical.dropLast()), canonical + "0", "6b29fc40ca47-1067-b31d-00dd010662da-",
+            "6b29fc40-ca47-1067-b31d-00dd010662dg", "6b29fc4--ca47-1067-b31d-00dd010662da",
+            "6b29fc40-ca47-1067-b31d-00dd010662d\u{E9}", "{6b29fc40-ca47-1067-b31d-00dd010662d}",
+        ] {
+            #expect(throws: ReceiptRecordError.self, "\(text)") { try ReceiptRecordParser.uuid(text, field: "f") }
+        }
+    }
 }

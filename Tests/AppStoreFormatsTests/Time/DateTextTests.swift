@@ -60,4 +60,22 @@ struct DateTextTests {
         #expect(DateText.milliseconds("1e12") == nil)
         #expect(DateText.milliseconds("") == nil)
     }
+
+    /// The signed payloads' form, read over bytes since issue 35: every spelling keeps the value (or the refusal) the
+    /// Substring-splitting reader gave it.
+    @Test func readsSignedEpochMillisecondsWithFractionsExactlyAsBefore() {
+        let expected: [(String, Int64?)] = [
+            ("1697679936056", 1_697_679_936_056), ("1697679936056.485", 1_697_679_936_056),
+            ("1697679936056.000", 1_697_679_936_056), ("-1000", -1000), ("-1000.5", -1001), ("-1000.0", -1000),
+            ("\t1000", 1000), ("1000\t", 1000), ("1000\t.5", 1000), ("\t-5.3", -5), ("-\t5", -5),
+            (" 1000", nil), ("1000 ", nil), ("1000. 5", nil), ("1000.", nil), (".5", nil), ("1.2.3", nil),
+            ("1000.5e3", nil), ("1000.\u{301}5", nil), ("\u{0600}.5", nil), ("", nil), (".", nil), ("-", nil),
+            ("--5", nil), ("12345678901234567", nil), ("1e12", nil),
+        ]
+        for (text, milliseconds) in expected {
+            #expect(
+                DateText.epochMilliseconds(text) == milliseconds.map(Timestamp.init(millisecondsSince1970:)),
+                "\(text.debugDescription)")
+        }
+    }
 }

@@ -62,24 +62,29 @@ enum ReceiptRows {
     static func appendSignedObjects(
         _ receipt: RecordedReceipt, outcomes: [VerificationOutcome], receiptID: Int, to rows: inout CopyWriter
     ) throws(PostgresError) {
-        for (object, outcome) in zip(receipt.signedObjects, outcomes) {
-            let entry = object.kind == .transaction ? object.entryIndex.map { receipt.transactions[$0] } : nil
-            let renewal = object.kind == .renewalInfo ? object.entryIndex.map { receipt.pendingRenewals[$0] } : nil
+        // Each object's fields are read in place (`objects[index].path`): a copy of a whole `SignedObject`, its JWS
+        // included, retains and releases some fifteen references, and every JWS of a signed ingest passes here.
+        let objects = receipt.signedObjects
+        for (index, outcome) in zip(objects.indices, outcomes) {
+            let kind = objects[index].kind
+            let entryIndex = objects[index].entryIndex
+            let entry = kind == .transaction ? entryIndex.map { receipt.transactions[$0] } : nil
+            let renewal = kind == .renewalInfo ? entryIndex.map { receipt.pendingRenewals[$0] } : nil
             rows.field(receiptID)
-            rows.field(object.ordinal)
-            rows.field(object.kind.rawValue)
-            rows.field(object.path)
+            rows.field(objects[index].ordinal)
+            rows.field(kind.rawValue)
+            rows.field(objects[index].path)
             rows.field(outcome.rawValue)
-            rows.field(timestamp: object.jws.signedDate)
-            rows.field(object.environment)
-            rows.field(object.bundleID)
+            rows.field(timestamp: objects[index].jws.signedDate)
+            rows.field(objects[index].environment)
+            rows.field(objects[index].bundleID)
             rows.field(entry?.transactionID)
             rows.field(entry?.originalTransactionID ?? renewal?.originalTransactionID)
             rows.field(entry?.productID ?? renewal?.productID)
-            rows.field(object.appTransactionID)
-            rows.field(object.notificationUUID)
-            rows.field(object.notificationType)
-            rows.field(object.notificationSubtype)
+            rows.field(objects[index].appTransactionID)
+            rows.field(objects[index].notificationUUID)
+            rows.field(objects[index].notificationType)
+            rows.field(objects[index].notificationSubtype)
             try rows.endRow()
         }
     }

@@ -39,12 +39,13 @@ final class VerifiedSignatures: Sendable {
             left.digest == right.digest && left.signature == right.signature
         }
 
+        /// The digest alone: SHA-256 spreads keys as well as any hash, and the signature's 64 bytes, combined one
+        /// at a time by `[UInt8]`'s hashing, cost more than the rest of a lookup. Equality still compares both.
         func hash(into hasher: inout Hasher) {
             hasher.combine(digest.0)
             hasher.combine(digest.1)
             hasher.combine(digest.2)
             hasher.combine(digest.3)
-            hasher.combine(signature)
         }
     }
 
@@ -57,7 +58,7 @@ final class VerifiedSignatures: Sendable {
 
     /// `jws`'s outcome: the verifier's, or the one an identical JWS got before.
     func outcome(of jws: CompactJWS) -> VerificationOutcome {
-        let digest = SHA256.hash(data: jws.signingInput)
+        let digest = jws.signingInputDigest()
         let key = Key(digest, signature: jws.signature)
         if let known = outcomes.withLock({ $0[key] }) { return known }
         let outcome = verifier.verify(jws, signingInputDigest: digest)
