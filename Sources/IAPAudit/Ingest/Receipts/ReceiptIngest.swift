@@ -195,13 +195,15 @@ package struct ReceiptIngest {
         let stopwatch = Stopwatch()
         var staged: [StagedCopy] = []
         var conflicting: [TransactionKey] = []
+        // Transactions whose staged copies went with records stored before: the merge never saw them.
+        var dropped: Set<TransactionKey> = []
         // Which hold of `settled` this file's load ended with (nil until then).
         var held: Int?
         let outcome: IngestSummary?
         do {
             outcome = try store(
-                loading, settled: settled, staged: &staged, conflicting: &conflicting, stopwatch: stopwatch,
-                beforeFinishing: beforeFinishing, held: &held)
+                loading, settled: settled, staged: &staged, conflicting: &conflicting, dropped: &dropped,
+                stopwatch: stopwatch, beforeFinishing: beforeFinishing, held: &held)
         } catch is StillBeingWritten {
             summary.filesDeferred = 1
             logger.info("left for the next run: still being written (truncated gzip)", metadata: ["file": "\(path)"])
@@ -213,7 +215,7 @@ package struct ReceiptIngest {
             logger.info("already ingested (same content hash)", metadata: ["file": "\(path)"])
             return summary
         }
-        if let held { settled.record(committed: staged, conflicting: conflicting, heldAt: held) }
+        if let held { settled.record(committed: staged, conflicting: conflicting, dropped: dropped, heldAt: held) }
         summary.add(outcome)
         logger.info(
             "ingested receipts",
@@ -228,8 +230,8 @@ package struct ReceiptIngest {
     /// The file's one transaction: its `input_file` row, its rows, the merge; nil when there was nothing to load.
     private func store(
         _ file: ParsingReceiptFile, settled: SettledTransactions, staged: inout [StagedCopy],
-        conflicting: inout [TransactionKey], stopwatch: Stopwatch, beforeFinishing: () throws -> Void,
-        held: inout Int?
+        conflicting: inout [TransactionKey], dropped: inout Set<TransactionKey>, stopwatch: Stopwatch,
+        beforeFinishing: () throws -> Void, held: inout Int?
     ) throws -> IngestSummary? {
         let record = file.record
         let path = record.path
@@ -243,7 +245,7 @@ package struct ReceiptIngest {
             logger.debug("loaded rows", metadata: ["file": "\(path)", "seconds": "\(stopwatch.seconds)"])
             held = settled.hold(staged)
             try beforeFinishing()
-            counts.alreadyStored = try dropRecordsStoredBefore(fileID: fileID, path: path)
+            counts.alreadyStored = try dropRecordsStoredBefore(fileID: fileID, path: path, dropped: &dropped)
             counts.stored -= counts.alreadyStored
             if counts.alreadyStored > 0 && !counts.signedOutcomes.isEmpty {
                 try countStoredSignedObjects(fileID: fileID, path: path, counts: &counts)
@@ -289,8 +291,10 @@ package struct ReceiptIngest {
     }
 
     /// Removes this file's records that were stored before (by an earlier file, or earlier in this one) with
-    /// everything staged for them; returns how many.
-    private func dropRecordsStoredBefore(fileID: Int64, path: String) throws -> Int {
+    /// everything staged for them; returns how many, and notes the transactions of the staged copies dropped.
+    private func dropRecordsStoredBefore(
+        fileID: Int64, path: String, dropped: inout Set<TransactionKey>
+    ) throws -> Int {
         // The file's last statement counts what it found; most files find none, and their deletes are not sent.
         guard
             let counted = try connection.runQueryFile(
@@ -299,9 +303,16 @@ package struct ReceiptIngest {
         else { throw IAPAuditError.internalInconsistency("receipt_dedupe.sql ran no statement") }
         let found = try counted.first(Int.self, "count")
         if found > 0 {
-            try connection.execute(
+            // The file's last statement lists the transactions of the staged copies it dropped.
+            let rows = try connection.execute(
                 script: SQLQuery.receiptDropDuplicates.text(on: queryDialect),
                 context: "drop records stored before, \(path)")
+            for row in rows.allRows {
+                dropped.insert(
+                    TransactionKey(
+                        environment: try row.decode(String.self, "environment"),
+                        transactionID: try row.decode(String.self, "transaction_id")))
+            }
         }
         return found
     }

@@ -66,13 +66,17 @@ final class SettledTransactions: @unchecked Sendable {
     }
 
     /// Records a committed file: the copies it staged, in file order, and the transactions the merge found
-    /// conflicting copies of. A file held before the cache was last emptied is forgotten with it, however late it
-    /// ends.
-    func record(committed copies: [StagedCopy], conflicting: [TransactionKey], heldAt hold: Int) {
+    /// conflicting copies of. A transaction some of whose staged copies were `dropped` (their record was stored
+    /// before) is not settled: the merge never compared those copies. A file held before the cache was last emptied
+    /// is forgotten with it, however late it ends.
+    func record(
+        committed copies: [StagedCopy], conflicting: [TransactionKey], dropped: Set<TransactionKey>,
+        heldAt hold: Int
+    ) {
         lock.lock()
         defer { lock.unlock() }
         guard hold >= emptiedAt else { return }
-        for copy in copies where identities[copy.transaction] == nil {
+        for copy in copies where identities[copy.transaction] == nil && !dropped.contains(copy.transaction) {
             identities[copy.transaction] = copy.identity
         }
         for transaction in conflicting { identities[transaction] = Self.unsettled }
