@@ -1,6 +1,7 @@
 -- Removes the records receipt_dedupe.sql (or, on Citus, its .citus.sql form) listed in stage_duplicate, with
--- everything stored or staged for them, and returns the transactions of the staged copies it dropped. One list of the
--- receipt-side tables for both forms: a table keyed by receipt id that a migration adds belongs here. Runs in the file's transaction, right after the dedupe, when it found any.
+-- everything stored or staged for them, and returns the transactions of the staged copies it dropped. One list of
+-- the receipt-side tables for both forms: a table keyed by receipt id that a migration adds belongs here. Runs in
+-- the file's transaction, right after the dedupe, when it found any.
 -- Statements end with ';' at the end of a line.
 --
 -- The deletes probe the primary keys with an array: a temporary table has no statistics, and planned as a join they

@@ -6,7 +6,7 @@ import Testing
 /// that was not staged because of a dropped copy must still reach the merge. Day 1 buys transaction 7, day 2 refunds
 /// it; day 4, requested later, shows it without the refund (Apple reversed it), next to a retry of day 1's record.
 /// Staging every kept record's copies, the reversal is the latest copy and the refund no longer stands.
-struct ReviewS20Tests {
+struct RetriedRecordCopiesTests {
     static let day = 86_400_000
     static let start = OverlapSettledCopiesTests.purchaseMilliseconds
 
