@@ -1,8 +1,8 @@
 -- Merges one file's staged transaction copies into purchase after receipt_store_new.sql has stored the new
 -- transactions: here, a first refund's state; receipt_compare_copies.sql then looks each staged copy up once in
--- purchase: it records the
--- disagreeing ones, keeps the copies that speak of a transaction's state and fills an expiry only a later copy
--- carries. (Receipts, their links to transactions and pending renewals were COPYed straight into their tables.)
+-- purchase: it records the disagreeing ones, keeps the copies that speak of a transaction's state and fills an
+-- expiry only a later copy carries. (Receipts, their links to transactions and pending renewals were COPYed straight
+-- into their tables.)
 -- Statements end with ';' at the end of a line; each runs in the file's transaction.
 
 -- A transaction's state is what Apple said last (docs/decisions.md, "Transaction state"), and every copy that said

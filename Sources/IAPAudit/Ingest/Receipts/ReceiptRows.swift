@@ -16,8 +16,8 @@ enum ReceiptRows {
     ///
     /// `appendStagedEntry` writes them in this order and `entryCopy` is derived from it. The SQL spells them too, so
     /// that analysts read plain SQL: `receipt_stage.sql` (the same list), the `purchase` table of
-    /// `0001_create_core.sql` with the columns `0010_signed_data.sql` adds, and `receipt_store_new.sql` (all but the first
-    /// three, which say where the copy was found);
+    /// `0001_create_core.sql` with the columns `0010_signed_data.sql` adds, and `receipt_store_new.sql` (all but the
+    /// first three, which say where the copy was found);
     /// `StagedColumnsTests` fails when any of them disagrees with this list.
     static let stagedEntryColumns: [(name: String, type: String)] = [
         ("receipt_id", "bigint"), ("source", "text"), ("ordinal", "integer"), ("environment", "text"),
