@@ -362,6 +362,7 @@ package struct ReceiptIngest {
         var renewals = CopyWriter()
         var signedObjects = CopyWriter()
         var quarantine = CopyWriter()
+        var deferred = DeferredCopies()
         var isDone = false
         while !isDone {
             try connection.copyInBinary(ReceiptRows.receiptCopy, context: "COPY receipt from \(path)") { receipts in
@@ -373,7 +374,8 @@ package struct ReceiptIngest {
                         return
                     }
                     try receipts.append(binaryRows: chunk.receipts)
-                    try Self.appendUnsettled(chunk, settled: settled, to: &entries, staged: &staged)
+                    try Self.appendUnsettled(
+                        chunk, settled: settled, to: &entries, staged: &staged, deferred: &deferred)
                     try links.append(rows: chunk.links)
                     try renewals.append(rows: chunk.renewals)
                     try signedObjects.append(rows: chunk.signedObjects)
@@ -397,18 +399,24 @@ package struct ReceiptIngest {
         return batch.counts
     }
 
-    /// Appends the chunk's staged transaction copies that `settled` does not rule out, noting each in `staged`.
+    /// Appends the chunk's staged transaction copies that `settled` does not rule out, noting each in `staged`; keeps
+    /// those it rules out in `deferred`, in case a later copy of the file says their transaction's state.
     private static func appendUnsettled(
-        _ chunk: ParsedChunk, settled: SettledTransactions, to entries: inout CopyWriter, staged: inout [StagedCopy]
+        _ chunk: ParsedChunk, settled: SettledTransactions, to entries: inout CopyWriter, staged: inout [StagedCopy],
+        deferred: inout DeferredCopies
     ) throws(PostgresError) {
         var start = 0
         for row in chunk.entryRows {
-            if !settled.isSettled(row.copy) {
+            if settled.isSettled(row.copy) {
+                try deferred.keep(row.copy, rowIn: start..<row.end, of: chunk.entries)
+            } else {
+                try deferred.stage(before: row.copy, into: &entries, staged: &staged)
                 try entries.append(rowsIn: start..<row.end, count: 1, of: chunk.entries)
                 staged.append(row.copy)
             }
             start = row.end
         }
+        try deferred.stageAllIfFull(into: &entries, staged: &staged)
     }
 }
 
