@@ -5,15 +5,17 @@
 -- (ReceiptIngest+RetriedRecords). Runs in the file's transaction, only when the drop returned transactions.
 -- $1: the file's id; $2: the dropped copies' transaction ids. Returns the transactions to stage again (the same id
 -- in another environment too: staged again, its copies come out the same), then the ids of the dropped records.
--- Statements end with ';' at the end of a line.
-CREATE TEMPORARY TABLE stage_restaged ON COMMIT DROP AS
-SELECT DISTINCT environment, transaction_id
-FROM receipt_purchase
-WHERE receipt_id >= $1::bigint * 4294967296 AND receipt_id < ($1::bigint + 1) * 4294967296
-  AND transaction_id = ANY ($2::text[]);
-DELETE FROM stage_entry s
-USING stage_restaged r
-WHERE s.environment = r.environment AND s.transaction_id = r.transaction_id;
-SELECT environment, transaction_id, NULL::bigint AS retried_id FROM stage_restaged
+-- One statement, one round trip, and no temporary table left in the session.
+WITH restaged AS MATERIALIZED (
+    SELECT DISTINCT environment, transaction_id
+    FROM receipt_purchase
+    WHERE receipt_id >= $1::bigint * 4294967296 AND receipt_id < ($1::bigint + 1) * 4294967296
+      AND transaction_id = ANY ($2::text[])
+), removed AS (
+    DELETE FROM stage_entry s
+    USING restaged r
+    WHERE s.environment = r.environment AND s.transaction_id = r.transaction_id
+)
+SELECT environment, transaction_id, NULL::bigint AS retried_id FROM restaged
 UNION ALL
 SELECT NULL, NULL, id FROM stage_duplicate;

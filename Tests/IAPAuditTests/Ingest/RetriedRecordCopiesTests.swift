@@ -1,6 +1,7 @@
 import Foundation
 import IAPAudit
 import Postgres
+import TestSupport
 import Testing
 
 /// A record stored before (a recorder's retry) is dropped with its staged copies after the file has loaded; a copy
@@ -145,5 +146,20 @@ struct RetriedRecordCopiesTests {
         let actual = try OverlapSettledCopiesTests.state(oneRun)
         #expect(actual.refunded == expected.refunded, "the refund still stands: day 4's copy was skipped as settled")
         #expect(actual.history == expected.history)
+    }
+
+    /// A dry run keeps all its files in one transaction: two files that each stage copies again in it end cleanly.
+    /// Through the binary.
+    @Test func aDryRunStagesCopiesAgainInTwoFiles() throws {
+        let test = try TestWorkspace()
+        try Self.refund(in: test)
+        _ = try test.write("today/a.jsonl", Self.record("7", day: 1) + "\n" + Self.record("7", day: 4) + "\n")
+        _ = try test.write(
+            "today/b.jsonl", Self.record("7", day: 2, refunded: true) + "\n" + Self.record("7", day: 5) + "\n")
+        let result = try BinaryUnderTest.run([
+            "run", "--dry-run", "--database-url", test.conninfo, "--receipts",
+            test.directory.appendingPathComponent("today").path, "--out", test.demoOut,
+        ])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
 }
