@@ -37,16 +37,22 @@ final class ParsingReceiptFile {
     let batch: ReceiptBatch
     let queue: ChunkQueue
     let producer: ParsingThread
+    /// A new batch over the same bytes, for a second read (see `ReceiptIngest.restageCopiesOfRetriedRecords`).
+    let reread: () throws -> ReceiptBatch
 
     /// Chunks a file may parse ahead of its turn: about one merge's worth of parsing, and bounded memory.
     static let chunksAhead = 16
 
     /// Starts parsing the file.
-    init(record: InputFileRecord, fileID: Int64, isJSONLines: Bool, batch: ReceiptBatch) {
+    init(
+        record: InputFileRecord, fileID: Int64, isJSONLines: Bool, batch: ReceiptBatch,
+        reread: @escaping () throws -> ReceiptBatch
+    ) {
         self.record = record
         self.fileID = fileID
         self.isJSONLines = isJSONLines
         self.batch = batch
+        self.reread = reread
         queue = ChunkQueue(capacity: Self.chunksAhead)
         producer = ParsingThread(batch: batch, queue: queue)
         producer.start()

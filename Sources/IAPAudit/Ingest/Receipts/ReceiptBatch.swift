@@ -22,6 +22,18 @@ final class ReceiptBatch {
     private var copies = TransactionCopies()
     /// The reader has no more records.
     private(set) var isDone = false
+    /// The parsed records' keys folded in file order: a second read of the file (`restaging`) checks it read the same
+    /// records.
+    private(set) var recordKeys: UInt64 = 0
+    /// Set for a second read of the file: only the staged copies of some transactions are rendered.
+    var restaging: Restaging?
+
+    /// What a second read renders (`ReceiptIngest.restageCopiesOfRetriedRecords`): the staged copies of
+    /// `transactions` that the file gives without its `retriedRecords` (record numbers), and nothing else.
+    struct Restaging {
+        var transactions: Set<TransactionKey>
+        var retriedRecords: Set<Int>
+    }
 
     init(
         reader: ReceiptFileReader, parser: ReceiptRecordParser, signatures: VerifiedSignatures, fileID: Int64,
@@ -130,23 +142,27 @@ final class ReceiptBatch {
                 throw IAPAuditError.internalInconsistency("record \(number) of \(path) was not parsed")
             }
             let receiptID = ReceiptRows.receiptID(fileID: fileID, recordNumber: number)
+            recordKeys = (recordKeys ^ UInt64(UInt(bitPattern: recordKey))) &* 0x100_0000_01B3
             if !receipt.signedObjects.isEmpty {
-                try ReceiptRows.appendSignedObjects(
-                    receipt, outcomes: outcomes, receiptID: receiptID, to: &chunk.signedObjects)
+                if restaging == nil {
+                    try ReceiptRows.appendSignedObjects(
+                        receipt, outcomes: outcomes, receiptID: receiptID, to: &chunk.signedObjects)
+                    for outcome in outcomes { counts.signedOutcomes[outcome.rawValue, default: 0] += 1 }
+                }
                 receipt.keepVerified(outcomes.map { $0 == .verified })
-                for outcome in outcomes { counts.signedOutcomes[outcome.rawValue, default: 0] += 1 }
             }
             receipt.keepPurchaseEnvironments()
+            if let restaging {
+                if !restaging.retriedRecords.contains(number) {
+                    try appendStagedEntries(of: receipt, receiptID: receiptID, to: &chunk, only: restaging.transactions)
+                }
+                return
+            }
             ReceiptRows.appendReceipt(
                 receipt, recordKey: recordKey, fileID: fileID, recordNumber: number, line: line, to: &chunk.receipts)
             try ReceiptRows.appendLinks(receipt, receiptID: receiptID, to: &chunk.links)
             try ReceiptRows.appendRenewals(receipt, receiptID: receiptID, to: &chunk.renewals)
-            for entry in receipt.transactions {
-                guard let copy = copies.stagingCandidate(entry, environment: receipt.environment(of: entry))
-                else { continue }
-                try ReceiptRows.appendStagedEntry(entry, of: receipt, receiptID: receiptID, to: &chunk.entries)
-                chunk.entryRows.append((copy, chunk.entries.byteCount))
-            }
+            try appendStagedEntries(of: receipt, receiptID: receiptID, to: &chunk)
             counts.stored += 1
             counts.transactionEntries += receipt.transactions.count
         case .unreadable(let line, let number, let reason, let message, let excerpt):
@@ -155,6 +171,21 @@ final class ReceiptBatch {
             try quarantine(
                 QuarantineRecord(line: line, recordNumber: number, reason: reason, message: message, excerpt: excerpt),
                 into: &chunk.quarantine)
+        }
+    }
+
+    /// Renders the receipt's transaction copies that must be staged (`TransactionCopies`), of `transactions` only
+    /// when given.
+    private func appendStagedEntries(
+        of receipt: RecordedReceipt, receiptID: Int, to chunk: inout ParsedChunk,
+        only transactions: Set<TransactionKey>? = nil
+    ) throws {
+        for entry in receipt.transactions {
+            guard let copy = copies.stagingCandidate(entry, environment: receipt.environment(of: entry)),
+                transactions?.contains(copy.transaction) ?? true
+            else { continue }
+            try ReceiptRows.appendStagedEntry(entry, of: receipt, receiptID: receiptID, to: &chunk.entries)
+            chunk.entryRows.append((copy, chunk.entries.byteCount))
         }
     }
 

@@ -15,13 +15,13 @@ package struct ReceiptIngest {
     static let chunkSize = 1 << 20
 
     /// Where this ingest's files are loaded (a copy made for the second connection differs only in this).
-    private var connection: Connection
+    private(set) var connection: Connection
     private let parser: ReceiptRecordParser
     /// Judges signed data, each distinct JWS once per ingest.
     private let signatures: VerifiedSignatures
     private let runID: Int64?
     private let maxRecordLength: Int
-    private let logger: Logger
+    let logger: Logger
     /// Called after each file, for a progress bar.
     package var onProgress: ProgressHandler?
     /// A file changed less than this long ago may still be being written: its incomplete end waits for a later run.
@@ -117,6 +117,8 @@ package struct ReceiptIngest {
             kind: .receipts, path: path, digest: consumed, isGzip: scan.isGzip, runID: runID,
             modifiedAt: scan.modifiedAt)
         record.completeFile = complete
+        let maxRecordLength = maxRecordLength
+        let openReader: () throws -> ReceiptFileReader
         let reader: ReceiptFileReader
         do {
             if let earlier, let endLine = earlier.endLine, !earlier.isGzip, !scan.isGzip, format == .jsonLines,
@@ -127,25 +129,36 @@ package struct ReceiptIngest {
                 let firstLine = try Self.endsWithNewline(path, at: earlier.size) ? endLine + 1 : endLine
                 record.start = InputFileRecord.Start(
                     offset: earlier.size, line: firstLine, continuesFileID: earlier.fileID)
-                reader = try ReceiptFileReader(
-                    linesOf: path, range: earlier.size..<consumed.size, firstLine: firstLine,
-                    maxRecordLength: maxRecordLength)
+                openReader = {
+                    try ReceiptFileReader(
+                        linesOf: path, range: earlier.size..<consumed.size, firstLine: firstLine,
+                        maxRecordLength: maxRecordLength)
+                }
             } else if consumed.size < scan.whole.size {
-                reader = try ReceiptFileReader(
-                    linesOf: path, range: 0..<consumed.size, firstLine: 1, maxRecordLength: maxRecordLength)
+                openReader = {
+                    try ReceiptFileReader(
+                        linesOf: path, range: 0..<consumed.size, firstLine: 1, maxRecordLength: maxRecordLength)
+                }
             } else {
-                reader = try ReceiptFileReader(path: path, format: format, maxRecordLength: maxRecordLength)
+                openReader = { try ReceiptFileReader(path: path, format: format, maxRecordLength: maxRecordLength) }
             }
+            reader = try openReader()
         } catch {
             throw IAPAuditError.input("cannot open \(path): \(error)")
         }
         let fileID = try InputFileRecord.reserveID(on: connection)
-        let batch = ReceiptBatch(
-            reader: reader, parser: parser, signatures: signatures, fileID: fileID, path: path, runID: runID,
-            logger: logger)
-        batch.isStillBeingWritten = !isSettled
+        let (parser, signatures, runID, logger) = (parser, signatures, runID, logger)
+        let makeBatch = { (reader: ReceiptFileReader) in
+            let batch = ReceiptBatch(
+                reader: reader, parser: parser, signatures: signatures, fileID: fileID, path: path, runID: runID,
+                logger: logger)
+            batch.isStillBeingWritten = !isSettled
+            return batch
+        }
         return .parsing(
-            ParsingReceiptFile(record: record, fileID: fileID, isJSONLines: format == .jsonLines, batch: batch))
+            ParsingReceiptFile(
+                record: record, fileID: fileID, isJSONLines: format == .jsonLines, batch: makeBatch(reader),
+                reread: { makeBatch(try openReader()) }))
     }
 
     /// Whether the file's last record is complete: it ends with a line end, or (a writer that ends records without
@@ -195,8 +208,9 @@ package struct ReceiptIngest {
         let stopwatch = Stopwatch()
         var staged: [StagedCopy] = []
         var conflicting: [TransactionKey] = []
-        // Transactions whose staged copies went with records stored before: the merge never saw them.
-        var dropped: Set<TransactionKey> = []
+        // Transactions (with their ids) whose staged copies went with records stored before: the merge never saw
+        // those copies.
+        var dropped: [TransactionKey: String] = [:]
         // Which hold of `settled` this file's load ended with (nil until then).
         var held: Int?
         let outcome: IngestSummary?
@@ -215,7 +229,9 @@ package struct ReceiptIngest {
             logger.info("already ingested (same content hash)", metadata: ["file": "\(path)"])
             return summary
         }
-        if let held { settled.record(committed: staged, conflicting: conflicting, dropped: dropped, heldAt: held) }
+        if let held {
+            settled.record(committed: staged, conflicting: conflicting, dropped: Set(dropped.keys), heldAt: held)
+        }
         summary.add(outcome)
         logger.info(
             "ingested receipts",
@@ -230,7 +246,7 @@ package struct ReceiptIngest {
     /// The file's one transaction: its `input_file` row, its rows, the merge; nil when there was nothing to load.
     private func store(
         _ file: ParsingReceiptFile, settled: SettledTransactions, staged: inout [StagedCopy],
-        conflicting: inout [TransactionKey], dropped: inout Set<TransactionKey>, stopwatch: Stopwatch,
+        conflicting: inout [TransactionKey], dropped: inout [TransactionKey: String], stopwatch: Stopwatch,
         beforeFinishing: () throws -> Void, held: inout Int?
     ) throws -> IngestSummary? {
         let record = file.record
@@ -247,6 +263,7 @@ package struct ReceiptIngest {
             try beforeFinishing()
             counts.alreadyStored = try dropRecordsStoredBefore(fileID: fileID, path: path, dropped: &dropped)
             counts.stored -= counts.alreadyStored
+            if !dropped.isEmpty { try restageCopiesOfRetriedRecords(file, dropped: dropped) }
             if counts.alreadyStored > 0 && !counts.signedOutcomes.isEmpty {
                 try countStoredSignedObjects(fileID: fileID, path: path, counts: &counts)
             }
@@ -293,7 +310,7 @@ package struct ReceiptIngest {
     /// Removes this file's records that were stored before (by an earlier file, or earlier in this one) with
     /// everything staged for them; returns how many, and notes the transactions of the staged copies dropped.
     private func dropRecordsStoredBefore(
-        fileID: Int64, path: String, dropped: inout Set<TransactionKey>
+        fileID: Int64, path: String, dropped: inout [TransactionKey: String]
     ) throws -> Int {
         // The file's last statement counts what it found; most files find none, and their deletes are not sent.
         guard
@@ -308,10 +325,10 @@ package struct ReceiptIngest {
                 script: SQLQuery.receiptDropDuplicates.text(on: queryDialect),
                 context: "drop records stored before, \(path)")
             for row in rows.allRows {
-                dropped.insert(
-                    TransactionKey(
-                        environment: try row.decode(String.self, "environment"),
-                        transactionID: try row.decode(String.self, "transaction_id")))
+                let transactionID = try row.decode(String.self, "transaction_id")
+                let key = TransactionKey(
+                    environment: try row.decode(String.self, "environment"), transactionID: transactionID)
+                dropped[key] = transactionID
             }
         }
         return found
@@ -345,6 +362,7 @@ package struct ReceiptIngest {
         var renewals = CopyWriter()
         var signedObjects = CopyWriter()
         var quarantine = CopyWriter()
+        var deferred = DeferredCopies()
         var isDone = false
         while !isDone {
             try connection.copyInBinary(ReceiptRows.receiptCopy, context: "COPY receipt from \(path)") { receipts in
@@ -356,7 +374,8 @@ package struct ReceiptIngest {
                         return
                     }
                     try receipts.append(binaryRows: chunk.receipts)
-                    try Self.appendUnsettled(chunk, settled: settled, to: &entries, staged: &staged)
+                    try Self.appendUnsettled(
+                        chunk, settled: settled, to: &entries, staged: &staged, deferred: &deferred)
                     try links.append(rows: chunk.links)
                     try renewals.append(rows: chunk.renewals)
                     try signedObjects.append(rows: chunk.signedObjects)
@@ -380,18 +399,24 @@ package struct ReceiptIngest {
         return batch.counts
     }
 
-    /// Appends the chunk's staged transaction copies that `settled` does not rule out, noting each in `staged`.
+    /// Appends the chunk's staged transaction copies that `settled` does not rule out, noting each in `staged`; keeps
+    /// those it rules out in `deferred`, in case a later copy of the file says their transaction's state.
     private static func appendUnsettled(
-        _ chunk: ParsedChunk, settled: SettledTransactions, to entries: inout CopyWriter, staged: inout [StagedCopy]
+        _ chunk: ParsedChunk, settled: SettledTransactions, to entries: inout CopyWriter, staged: inout [StagedCopy],
+        deferred: inout DeferredCopies
     ) throws(PostgresError) {
         var start = 0
         for row in chunk.entryRows {
-            if !settled.isSettled(row.copy) {
+            if settled.isSettled(row.copy) {
+                try deferred.keep(row.copy, rowIn: start..<row.end, of: chunk.entries)
+            } else {
+                try deferred.stage(before: row.copy, into: &entries, staged: &staged)
                 try entries.append(rowsIn: start..<row.end, count: 1, of: chunk.entries)
                 staged.append(row.copy)
             }
             start = row.end
         }
+        try deferred.stageAllIfFull(into: &entries, staged: &staged)
     }
 }
 

@@ -22,10 +22,10 @@ internal import Foundation
 /// meanwhile, and the cache is emptied only at a hold, so what a file stages depends on the files before it and never
 /// on how fast their statements ran: one lane or two, the same files store the same rows.
 ///
-/// What staging every copy would store differs in one case: an unmarked copy of a transaction settled two files back
-/// or more, earlier in its file than that transaction's first refund or upgrade. Staged, it is one more row of
-/// `purchase_state` repeating the state stored before (never what stands); skipped, it is not there
-/// (docs/decisions.md, "Settled copies, the same on every run").
+/// One case needs more than this: an unmarked copy of a transaction settled two files back or more, earlier in its
+/// file than that transaction's first refund or upgrade. The merge keeps it in `purchase_state` (one more row
+/// repeating the state stored before) once the later copy gives the transaction a state, so the loader keeps such a
+/// copy's row (`DeferredCopies`) and stages it when that copy comes.
 final class SettledTransactions: @unchecked Sendable {
     // @unchecked: everything below is read and written only while `lock` is held.
     private let lock = NSLock()

@@ -91,4 +91,32 @@ struct OverlapSettledCopiesTests {
         #expect(actual.refunded == expected.refunded)
         #expect(actual.history == expected.history, "day 2's unrefunded copy was skipped as settled by day 1")
     }
+
+    /// Day 1 buys transaction 7; day 2 is about something else; day 3 shows 7 unrefunded and then refunded. Day 1 has
+    /// settled 7 two files back, so day 3's unrefunded copy is skipped as settled while it is read, but the refund
+    /// after it makes the merge keep the file's every copy of 7: one run stores the history one file a run stores.
+    @Test func anUnrefundedCopyBeforeTheRefundIsKeptWhenTheSettlingFileIsTwoBack() throws {
+        let day = 86_400_000
+        func writeDays(into test: TestWorkspace) throws -> [String] {
+            [
+                try test.write("days/1.jsonl", Self.record("7", requestedAt: Self.purchaseMilliseconds + day) + "\n"),
+                try test.write(
+                    "days/2.jsonl", Self.record("g", requestedAt: Self.purchaseMilliseconds + 2 * day) + "\n"),
+                try test.write(
+                    "days/3.jsonl",
+                    Self.record("7", requestedAt: Self.purchaseMilliseconds + 3 * day) + "\n"
+                        + Self.record("7", requestedAt: Self.purchaseMilliseconds + 4 * day, refunded: true) + "\n"),
+            ]
+        }
+        let perFile = try TestWorkspace()
+        for path in try writeDays(into: perFile) { _ = try perFile.workspace.ingestReceipts(paths: [path]) }
+        let expected = try RetriedRecordCopiesTests.states(perFile)
+        // The purchase as first stored, day 3's unrefunded copy, the refund.
+        #expect(try Self.state(perFile) == (refunded: 1, history: 3))
+
+        let oneRun = try TestWorkspace()
+        _ = try oneRun.workspace.ingestReceipts(paths: try writeDays(into: oneRun))
+        #expect(
+            try RetriedRecordCopiesTests.states(oneRun) == expected, "day 3's unrefunded copy was skipped as settled")
+    }
 }
