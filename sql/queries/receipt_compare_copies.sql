@@ -7,8 +7,9 @@
 -- the loader keeps staging their copies for the rest of the run (see SettledTransactions).
 -- Statements end with ';' at the end of a line; each runs in the file's transaction.
 --
--- The lookup. Only the copies that matter leave it (kept once, MATERIALIZED): those that disagree or bring an
--- expiry, into stage_compared for the statements below, and those of a transaction with a state. Each of these
+-- The lookup. Only the copies that matter leave it (kept once, MATERIALIZED): those that disagree, bring an expiry
+-- or are signed copies of a transaction stored without a signedDate, into stage_compared for the statements below,
+-- and those of a transaction with a state. Each of these
 -- is one per record, a marked copy first (a verifyReceipt answer lists a transaction in in_app and in
 -- latest_receipt_info, and only the latter carries is_upgraded); a copy that disagrees on the product is a conflict,
 -- not a state. What Apple said when is receipt_merge.sql's rule: a signed copy's signedDate, else its receipt's
@@ -18,7 +19,9 @@ WITH compared AS MATERIALIZED (
     SELECT *
     FROM (
         SELECT p.id AS purchase_id, p.has_state, p.product_id = s.product_id AS same_product,
-            p.expires_date IS NULL AS stored_without_expiry, s.receipt_id, s.source, s.ordinal, s.environment,
+            p.expires_date IS NULL AS stored_without_expiry,
+            s.source = 'signed' AND p.signed_date IS NULL AS fills_signed_fields,
+            s.receipt_id, s.source, s.ordinal, s.environment,
             s.transaction_id, s.product_id, s.purchase_date, s.original_transaction_id, s.expires_date, s.signed_date,
             s.cancellation_date, s.cancellation_reason, s.is_upgraded, s.revocation_date, s.revocation_reason,
             s.revocation_type, s.revocation_percentage,
@@ -35,14 +38,15 @@ WITH compared AS MATERIALIZED (
         -- LATERAL … LIMIT 1 (the key is unique) keeps this one index probe per staged copy: a hash join would read
         -- the whole purchase table for every file.
         CROSS JOIN LATERAL (
-            SELECT id, has_state, product_id, purchase_date, original_transaction_id, expires_date, cancellation_date,
-                cancellation_reason, is_upgraded, revocation_date, revocation_type, revocation_percentage
+            SELECT id, has_state, product_id, purchase_date, original_transaction_id, expires_date, signed_date,
+                cancellation_date, cancellation_reason, is_upgraded, revocation_date, revocation_type,
+                revocation_percentage
             FROM purchase
             WHERE environment = s.environment AND transaction_id = s.transaction_id
             LIMIT 1
         ) p
     ) c
-    WHERE has_state OR disagrees OR (stored_without_expiry AND expires_date IS NOT NULL)
+    WHERE has_state OR disagrees OR (stored_without_expiry AND expires_date IS NOT NULL) OR fills_signed_fields
 ), observed AS (
     INSERT INTO purchase_state (environment, transaction_id, receipt_id, signed_at, cancellation_date,
         cancellation_reason, is_upgraded, revocation_date, revocation_reason, revocation_type, revocation_percentage)
@@ -77,10 +81,11 @@ WITH compared AS MATERIALIZED (
     ON CONFLICT (receipt_id, source, ordinal) DO NOTHING
 )
 INSERT INTO stage_compared (purchase_id, receipt_id, source, ordinal, environment, transaction_id, expires_date,
-    disagrees)
-SELECT purchase_id, receipt_id, source, ordinal, environment, transaction_id, expires_date, disagrees
+    disagrees, brings_expiry, fills_signed_fields)
+SELECT purchase_id, receipt_id, source, ordinal, environment, transaction_id, expires_date, disagrees,
+    stored_without_expiry AND expires_date IS NOT NULL, fills_signed_fields
 FROM compared
-WHERE disagrees OR (stored_without_expiry AND expires_date IS NOT NULL);
+WHERE disagrees OR (stored_without_expiry AND expires_date IS NOT NULL) OR fills_signed_fields;
 
 -- What stands: the refund and revocation of the latest copy Apple signed (a late file's older copy changes nothing);
 -- an upgrade is never taken back. Each transaction the file spoke of is read through its keys, once (LATERAL … LIMIT
@@ -120,19 +125,21 @@ WHERE p.ctid = k.address
        OR p.revocation_percentage IS DISTINCT FROM l.revocation_percentage);
 
 -- A transaction first stored from a verifyReceipt copy takes what only StoreKit 2 says from its first signed copy.
+-- The lookup above found its signed copies (a purchase without signedDate has all of them there): looking each
+-- signed copy up in purchase again was a tenth of a signed ingest's server work, for no row on signed data.
 UPDATE purchase p
 SET changed_receipt_id = s.receipt_id, signed_date = s.signed_date, price = s.price, currency = s.currency,
     storefront = s.storefront, storefront_id = s.storefront_id, type = s.type,
     transaction_reason = s.transaction_reason, offer_type = s.offer_type, offer_identifier = s.offer_identifier, offer_discount_type = s.offer_discount_type,
     offer_period = s.offer_period, app_transaction_id = s.app_transaction_id
 FROM (
-    SELECT DISTINCT ON (environment, transaction_id) *
-    FROM stage_entry
-    WHERE source = 'signed'
-    ORDER BY environment, transaction_id, receipt_id, ordinal
+    SELECT DISTINCT ON (e.environment, e.transaction_id) c.purchase_id, e.*
+    FROM stage_compared c
+    JOIN stage_entry e ON e.receipt_id = c.receipt_id AND e.source = c.source AND e.ordinal = c.ordinal
+    WHERE c.fills_signed_fields
+    ORDER BY e.environment, e.transaction_id, e.receipt_id, e.ordinal
 ) s
-WHERE p.environment = s.environment AND p.transaction_id = s.transaction_id AND p.product_id = s.product_id
-  AND p.signed_date IS NULL AND s.signed_date IS NOT NULL;
+WHERE p.id = s.purchase_id AND p.product_id = s.product_id AND p.signed_date IS NULL AND s.signed_date IS NOT NULL;
 
 -- The expiry only a later copy carries.
 UPDATE purchase p
@@ -140,7 +147,7 @@ SET expires_date = f.expires_date, changed_receipt_id = f.receipt_id
 FROM (
     SELECT DISTINCT ON (purchase_id) purchase_id, expires_date, receipt_id
     FROM stage_compared
-    WHERE NOT disagrees
+    WHERE brings_expiry AND NOT disagrees
     ORDER BY purchase_id, receipt_id, source, ordinal
 ) f
 WHERE p.id = f.purchase_id;

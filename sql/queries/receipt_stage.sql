@@ -57,17 +57,20 @@ CREATE TEMPORARY TABLE IF NOT EXISTS stage_observed (
     state_may_change boolean NOT NULL DEFAULT true
 ) ON COMMIT DELETE ROWS;
 
--- The staged copies that disagree with their stored transaction or bring an expiry it lacks
--- (receipt_compare_copies.sql's lookup, read by its later statements).
+-- The staged copies that disagree with their stored transaction, bring an expiry it lacks, or are signed copies of a
+-- transaction stored without what only StoreKit 2 says (receipt_compare_copies.sql's lookup, read by its later
+-- statements).
 CREATE TEMPORARY TABLE IF NOT EXISTS stage_compared (
-    purchase_id    bigint NOT NULL,
-    receipt_id     bigint NOT NULL,
-    source         text NOT NULL,
-    ordinal        integer NOT NULL,
-    environment    text NOT NULL,
-    transaction_id text NOT NULL,
-    expires_date   timestamptz,
-    disagrees      boolean NOT NULL
+    purchase_id         bigint NOT NULL,
+    receipt_id          bigint NOT NULL,
+    source              text NOT NULL,
+    ordinal             integer NOT NULL,
+    environment         text NOT NULL,
+    transaction_id      text NOT NULL,
+    expires_date        timestamptz,
+    disagrees           boolean NOT NULL,
+    brings_expiry       boolean NOT NULL,
+    fills_signed_fields boolean NOT NULL
 ) ON COMMIT DELETE ROWS;
 
 -- The file's records stored before (receipt_dedupe.sql), which receipt_drop_duplicates.sql removes. Kept for the

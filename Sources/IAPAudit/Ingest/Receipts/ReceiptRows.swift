@@ -64,12 +64,12 @@ enum ReceiptRows {
     ) throws(PostgresError) {
         // Each object's fields are read in place (`objects[index].path`): a copy of a whole `SignedObject`, its JWS
         // included, retains and releases some fifteen references, and every JWS of a signed ingest passes here.
+        // So are its transaction's and renewal's three ids: a copy of a whole `TransactionEntry` retained some twenty.
         let objects = receipt.signedObjects
         for (index, outcome) in zip(objects.indices, outcomes) {
             let kind = objects[index].kind
-            let entryIndex = objects[index].entryIndex
-            let entry = kind == .transaction ? entryIndex.map { receipt.transactions[$0] } : nil
-            let renewal = kind == .renewalInfo ? entryIndex.map { receipt.pendingRenewals[$0] } : nil
+            let entry = kind == .transaction ? objects[index].entryIndex : nil
+            let renewal = kind == .renewalInfo ? objects[index].entryIndex : nil
             rows.field(receiptID)
             rows.field(objects[index].ordinal)
             rows.field(kind.rawValue)
@@ -78,9 +78,17 @@ enum ReceiptRows {
             rows.field(timestamp: objects[index].jws.signedDate)
             rows.field(objects[index].environment)
             rows.field(objects[index].bundleID)
-            rows.field(entry?.transactionID)
-            rows.field(entry?.originalTransactionID ?? renewal?.originalTransactionID)
-            rows.field(entry?.productID ?? renewal?.productID)
+            if let entry {
+                rows.field(receipt.transactions[entry].transactionID)
+                rows.field(receipt.transactions[entry].originalTransactionID)
+                rows.field(receipt.transactions[entry].productID)
+            } else if let renewal {
+                rows.field(nil as String?)
+                rows.field(receipt.pendingRenewals[renewal].originalTransactionID)
+                rows.field(receipt.pendingRenewals[renewal].productID)
+            } else {
+                for _ in 0..<3 { rows.field(nil as String?) }
+            }
             rows.field(objects[index].appTransactionID)
             rows.field(objects[index].notificationUUID)
             rows.field(objects[index].notificationType)
