@@ -202,6 +202,10 @@ struct DateField: Sendable {
     static let receiptCreation = DateField("receipt_creation_date")
     static let request = DateField("request_date")
     static let gracePeriodExpires = DateField("grace_period_expires_date")
+
+    static let all: [DateField] = [
+        .purchase, .originalPurchase, .expires, .cancellation, .receiptCreation, .request, .gracePeriodExpires,
+    ]
 }
 
 extension String {

@@ -14,6 +14,20 @@ package struct ReceiptRecordParser: Sendable {
         "Production", "ProductionVPP", "ProductionSandbox", "ProductionVPPSandbox", "Sandbox",
     ]
 
+    /// The long member names this parser reads, so that a record's parse takes them from a table instead of
+    /// allocating each (`JSONKeyTable`); the date forms are `DateField`'s own strings, which its lookups then match
+    /// by identity.
+    static let keyTable = JSONKeyTable(
+        DateField.all.flatMap { [$0.name, $0.milliseconds, $0.pacific] } + [
+            "app_account_token", "application_username", "application_username_hash", "application_version",
+            "auto_renew_product_id", "auto_renew_status", "cancellation_reason", "expiration_intent",
+            "in_app_ownership_type", "is_in_billing_retry_period", "is_in_intro_offer_period",
+            "latest_expired_receipt_info", "latest_receipt_info", "notification_type", "offer_code_ref_name",
+            "original_application_version", "original_transaction_id", "pending_renewal_info",
+            "price_consent_status", "promotional_offer_id", "subscription_group_identifier",
+            "version_external_identifier", "web_order_line_item_id",
+        ])
+
     private let hasher: AccountKeyHasher
 
     /// A parser that turns usernames into keys with `hasher`.
@@ -31,7 +45,7 @@ package struct ReceiptRecordParser: Sendable {
         }
         let value: JSONValue
         do {
-            value = try JSONParser.parse(bytes)
+            value = try JSONParser.parse(bytes, keys: Self.keyTable)
         } catch {
             if error.reason == .invalidUTF8 {
                 throw ReceiptRecordError(.invalidUTF8, "record is not valid UTF-8: \(error)")
