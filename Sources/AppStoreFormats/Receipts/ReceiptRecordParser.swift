@@ -228,10 +228,10 @@ package struct ReceiptRecordParser: Sendable {
                 receipt.originalPurchaseDate = try fields.date(
                     .originalPurchase, disagreements: &receipt.dateDisagreements)
                 for (index, entry) in try fields.objects("in_app").enumerated() {
-                    let path = fields.name("in_app") + "[\(index)]"
                     receipt.transactions.append(
                         try Self.transaction(
-                            FieldReader(entry, path: path), source: .inApp, ordinal: index,
+                            FieldReader(entry, member: "in_app", index: index, of: fields), source: .inApp,
+                            ordinal: index,
                             disagreements: &receipt.dateDisagreements))
                 }
             } else if body.contains("transaction_id") || body.contains("bid") || body.contains("product_id") {
@@ -249,17 +249,18 @@ package struct ReceiptRecordParser: Sendable {
         for key in ["latest_receipt_info", "latest_expired_receipt_info"] {
             // Pre-2020 notifications write `{}` for "no such transaction": an empty lone object lists none.
             if case .object(let single)? = response.object[key], single.members.isEmpty { continue }
+            let isArray = response.object[key]?.array != nil
             for (index, entry) in try response.objects(key).enumerated() {
-                let path = response.name(key) + (response.object[key]?.array == nil ? "" : "[\(index)]")
+                let fields = FieldReader(entry, member: key, index: isArray ? index : nil, of: response)
                 receipt.transactions.append(
                     try Self.transaction(
-                        FieldReader(entry, path: path), source: .latestReceiptInfo, ordinal: ordinal,
+                        fields, source: .latestReceiptInfo, ordinal: ordinal,
                         disagreements: &receipt.dateDisagreements))
                 ordinal += 1
             }
         }
         for (index, entry) in try response.objects("pending_renewal_info").enumerated() {
-            let fields = FieldReader(entry, path: response.name("pending_renewal_info") + "[\(index)]")
+            let fields = FieldReader(entry, member: "pending_renewal_info", index: index, of: response)
             receipt.pendingRenewals.append(
                 PendingRenewal(
                     ordinal: index, originalTransactionID: try fields.identifier("original_transaction_id"),
@@ -377,6 +378,8 @@ package struct ReceiptRecordParser: Sendable {
         _ object: JSONObject, from original: [UInt8], descendingInto nestedKey: String?
     ) -> [UInt8] {
         var stored: [UInt8] = [UInt8(ascii: "{")]
+        // Never longer than the record: room for all of it at once, rather than growing it a member at a time.
+        stored.reserveCapacity(original.count)
         var first = true
         for member in object.members where !secretMembers.contains(member.key) {
             if !first { stored.append(UInt8(ascii: ",")) }
