@@ -229,48 +229,67 @@ package struct JSONParser {
     /// never longer than its source. (A base64 `receipt_data` takes this path, Apple writing `\/` for its slashes:
     /// an array grown a run at a time and then copied into a string were two more copies of a 2 kB blob a record.)
     private mutating func parseEscapedString(from start: Int) throws(JSONParseError) -> String {
-        guard let end = asciiStringEnd(from: position) else { return try parseEscapedStringCopying(from: start) }
+        let plain = UnsafeBufferPointer(rebasing: bytes[start..<position])
+        guard let end = asciiStringEnd(from: position) else {
+            // Non-ASCII bytes (or no end): decoded into an array, then validated as UTF-8.
+            var decoded = Array(plain)
+            try decodeEscaped({ decoded.append($0) }, { decoded.append(contentsOf: $0) })
+            guard let text = String(validating: decoded, as: UTF8.self) else { throw fail(.invalidUTF8, at: start) }
+            return text
+        }
         var failure: JSONParseError?
         let text = String(unsafeUninitializedCapacity: end - start) { buffer in
             var output = OutputBytes(buffer: buffer)
-            output.append(UnsafeBufferPointer(rebasing: bytes[start..<position]))
+            output.append(plain)
             do throws(JSONParseError) {
-                while true {
-                    let byte = bytes[position]
-                    switch byte {
-                    case UInt8(ascii: "\""):
-                        position += 1
-                        return output.count
-                    case UInt8(ascii: "\\"):
-                        position += 1
-                        let escape = bytes[position]
-                        position += 1
-                        switch escape {
-                        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(escape)
-                        case UInt8(ascii: "b"): output.append(0x08)
-                        case UInt8(ascii: "f"): output.append(0x0C)
-                        case UInt8(ascii: "n"): output.append(0x0A)
-                        case UInt8(ascii: "r"): output.append(0x0D)
-                        case UInt8(ascii: "t"): output.append(0x09)
-                        case UInt8(ascii: "u"): UTF8.encode(try readUnicodeEscape()) { output.append($0) }
-                        default: throw fail(.invalidEscape, at: position - 2)
-                        }
-                    case 0..<0x20:
-                        throw fail(.controlCharacterInString)
-                    default:
-                        let run = position
-                        position += 1
-                        skipPlainWords()
-                        output.append(UnsafeBufferPointer(rebasing: bytes[run..<position]))
-                    }
-                }
+                try decodeEscaped({ output.append($0) }, { output.append($0) })
             } catch {
                 failure = error
-                return 0
             }
+            return failure == nil ? output.count : 0
         }
         if let failure { throw failure }
         return text
+    }
+
+    /// Decodes an escaped string from `position` through its closing quote, handing its bytes on one at a time
+    /// (`appendByte`) or a plain run at a time (`appendRun`).
+    private mutating func decodeEscaped(
+        _ appendByte: (UInt8) -> Void, _ appendRun: (UnsafeBufferPointer<UInt8>) -> Void
+    ) throws(JSONParseError) {
+        while position < bytes.count {
+            let byte = bytes[position]
+            switch byte {
+            case UInt8(ascii: "\""):
+                position += 1
+                return
+            case UInt8(ascii: "\\"):
+                position += 1
+                guard position < bytes.count else { throw fail(.unexpectedEnd) }
+                let escape = bytes[position]
+                position += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): appendByte(escape)
+                case UInt8(ascii: "b"): appendByte(0x08)
+                case UInt8(ascii: "f"): appendByte(0x0C)
+                case UInt8(ascii: "n"): appendByte(0x0A)
+                case UInt8(ascii: "r"): appendByte(0x0D)
+                case UInt8(ascii: "t"): appendByte(0x09)
+                case UInt8(ascii: "u"): UTF8.encode(try readUnicodeEscape(), into: appendByte)
+                default: throw fail(.invalidEscape, at: position - 2)
+                }
+            case 0..<0x20:
+                throw fail(.controlCharacterInString)
+            default:
+                // This byte and the plain words after it, in one run (Apple writes "\/" for every slash of a base64
+                // receipt, so its receipt_data takes this path).
+                let run = position
+                position += 1
+                skipPlainWords()
+                appendRun(UnsafeBufferPointer(rebasing: bytes[run..<position]))
+            }
+        }
+        throw fail(.unexpectedEnd)
     }
 
     /// The offset of the quote that closes the string whose escape is at `from`, when every byte before it is ASCII;
@@ -316,45 +335,6 @@ package struct JSONParser {
         }
     }
 
-    /// `parseEscapedString` for a string with non-ASCII bytes (or no end): decoded into an array, then validated.
-    private mutating func parseEscapedStringCopying(from start: Int) throws(JSONParseError) -> String {
-        var decoded = Array(UnsafeBufferPointer(rebasing: bytes[start..<position]))
-        while position < bytes.count {
-            let byte = bytes[position]
-            switch byte {
-            case UInt8(ascii: "\""):
-                position += 1
-                guard let text = String(validating: decoded, as: UTF8.self) else { throw fail(.invalidUTF8, at: start) }
-                return text
-            case UInt8(ascii: "\\"):
-                position += 1
-                guard position < bytes.count else { throw fail(.unexpectedEnd) }
-                let escape = bytes[position]
-                position += 1
-                switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded.append(escape)
-                case UInt8(ascii: "b"): decoded.append(0x08)
-                case UInt8(ascii: "f"): decoded.append(0x0C)
-                case UInt8(ascii: "n"): decoded.append(0x0A)
-                case UInt8(ascii: "r"): decoded.append(0x0D)
-                case UInt8(ascii: "t"): decoded.append(0x09)
-                case UInt8(ascii: "u"): try appendUnicodeEscape(to: &decoded)
-                default: throw fail(.invalidEscape, at: position - 2)
-                }
-            case 0..<0x20:
-                throw fail(.controlCharacterInString)
-            default:
-                // This byte and the plain words after it, in one append (Apple writes "\/" for every slash of a
-                // base64 receipt, so its receipt_data takes this path).
-                let run = position
-                position += 1
-                skipPlainWords()
-                decoded.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<position]))
-            }
-        }
-        throw fail(.unexpectedEnd)
-    }
-
     private mutating func readHex4() throws(JSONParseError) -> UInt32 {
         guard position + 4 <= bytes.count else { throw fail(.unexpectedEnd) }
         var value: UInt32 = 0
@@ -371,10 +351,6 @@ package struct JSONParser {
             position += 1
         }
         return value
-    }
-
-    private mutating func appendUnicodeEscape(to decoded: inout [UInt8]) throws(JSONParseError) {
-        decoded.append(contentsOf: String(Character(try readUnicodeEscape())).utf8)
     }
 
     /// The scalar of the `\\u` escape (with its low surrogate, for a high one) whose hex digits start at `position`.
