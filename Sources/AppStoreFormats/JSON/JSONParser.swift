@@ -7,19 +7,28 @@ package struct JSONParser {
     /// Deepest nesting accepted; deeper input is rejected instead of exhausting the stack.
     package static let maximumDepth = 128
 
-    /// Parses exactly one JSON value (surrounding white space allowed) from `bytes`.
-    package static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
+    /// Parses exactly one JSON value (surrounding white space allowed) from `bytes`; object keys listed in `keys`
+    /// are that table's strings rather than new ones.
+    package static func parse(
+        _ bytes: some Collection<UInt8>, keys: JSONKeyTable = .empty
+    ) throws(JSONParseError) -> JSONValue {
         if let result = bytes.withContiguousStorageIfAvailable({ buffer in
-            Result { () throws(JSONParseError) -> JSONValue in try parse(buffer: buffer) }
+            Result { () throws(JSONParseError) -> JSONValue in try parse(buffer: buffer, keys: keys) }
         }) {
             return try result.get()
         }
         let copy = Array(bytes)
-        return try copy.withUnsafeBufferPointer { buffer throws(JSONParseError) in try parse(buffer: buffer) }
+        return try copy.withUnsafeBufferPointer { buffer throws(JSONParseError) in
+            try parse(buffer: buffer, keys: keys)
+        }
     }
 
-    static func parse(buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
-        var parser = JSONParser(bytes: buffer)
+    static func parse(
+        buffer: UnsafeBufferPointer<UInt8>, keys: JSONKeyTable = .empty
+    ) throws(JSONParseError)
+        -> JSONValue
+    {
+        var parser = JSONParser(bytes: buffer, keys: keys)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
@@ -30,10 +39,12 @@ package struct JSONParser {
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
+    private let keys: JSONKeyTable
     private var position = 0
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, keys: JSONKeyTable) {
         self.bytes = bytes
+        self.keys = keys
     }
 
     private mutating func skipWhitespace() {
@@ -95,13 +106,16 @@ package struct JSONParser {
             skipWhitespace()
             let start = position
             guard try peek() == UInt8(ascii: "\"") else { throw fail(.unexpectedByte(bytes[position])) }
-            let key = try parseString()
+            let key = try parseString(isKey: true)
+            // The key's bytes, for its tag: as written when it had no escape (the decoded text is the same then).
+            let keyBytes = UnsafeBufferPointer(rebasing: bytes[(start + 1)..<(position - 1)])
+            let keyTag = keyBytes.count == key.utf8.count ? JSONObject.tag(of: keyBytes) : JSONObject.tag(of: key)
             skipWhitespace()
             guard try peek() == UInt8(ascii: ":") else { throw fail(.unexpectedByte(bytes[position])) }
             position += 1
             skipWhitespace()
             let value = try parseValue(depth: depth)
-            members.append(JSONObject.Member(key: key, value: value, range: start..<position))
+            members.append(JSONObject.Member(key: key, keyTag: keyTag, value: value, range: start..<position))
             skipWhitespace()
             switch try peek() {
             case UInt8(ascii: ","): position += 1
@@ -162,7 +176,7 @@ package struct JSONParser {
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
     }
 
-    private mutating func parseString() throws(JSONParseError) -> String {
+    private mutating func parseString(isKey: Bool = false) throws(JSONParseError) -> String {
         position += 1  // opening quote
         let start = position
         var sawNonASCII = false
@@ -174,7 +188,10 @@ package struct JSONParser {
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<position])
                 position += 1
-                if !sawNonASCII { return String(decoding: slice, as: UTF8.self) }
+                if !sawNonASCII {
+                    if isKey, let known = keys.key(slice) { return known }
+                    return String(decoding: slice, as: UTF8.self)
+                }
                 guard let text = String(validating: slice, as: UTF8.self) else {
                     throw fail(.invalidUTF8, at: start)
                 }
@@ -207,42 +224,115 @@ package struct JSONParser {
         }
     }
 
+    /// A string with an escape at `position`, whose unescaped bytes began at `start`. When its bytes are ASCII, it is
+    /// decoded straight into the new string's storage, sized by where its closing quote stands: the decoded text is
+    /// never longer than its source. (A base64 `receipt_data` takes this path, Apple writing `\/` for its slashes:
+    /// an array grown a run at a time and then copied into a string were two more copies of a 2 kB blob a record.)
     private mutating func parseEscapedString(from start: Int) throws(JSONParseError) -> String {
-        var decoded = Array(UnsafeBufferPointer(rebasing: bytes[start..<position]))
+        let plain = UnsafeBufferPointer(rebasing: bytes[start..<position])
+        guard let end = asciiStringEnd(from: position) else {
+            // Non-ASCII bytes (or no end): decoded into an array, then validated as UTF-8.
+            var decoded = Array(plain)
+            try decodeEscaped({ decoded.append($0) }, { decoded.append(contentsOf: $0) })
+            guard let text = String(validating: decoded, as: UTF8.self) else { throw fail(.invalidUTF8, at: start) }
+            return text
+        }
+        var failure: JSONParseError?
+        let text = String(unsafeUninitializedCapacity: end - start) { buffer in
+            var output = OutputBytes(buffer: buffer)
+            output.append(plain)
+            do throws(JSONParseError) {
+                try decodeEscaped({ output.append($0) }, { output.append($0) })
+            } catch {
+                failure = error
+            }
+            return failure == nil ? output.count : 0
+        }
+        if let failure { throw failure }
+        return text
+    }
+
+    /// Decodes an escaped string from `position` through its closing quote, handing its bytes on one at a time
+    /// (`appendByte`) or a plain run at a time (`appendRun`).
+    private mutating func decodeEscaped(
+        _ appendByte: (UInt8) -> Void, _ appendRun: (UnsafeBufferPointer<UInt8>) -> Void
+    ) throws(JSONParseError) {
         while position < bytes.count {
             let byte = bytes[position]
             switch byte {
             case UInt8(ascii: "\""):
                 position += 1
-                guard let text = String(validating: decoded, as: UTF8.self) else { throw fail(.invalidUTF8, at: start) }
-                return text
+                return
             case UInt8(ascii: "\\"):
                 position += 1
                 guard position < bytes.count else { throw fail(.unexpectedEnd) }
                 let escape = bytes[position]
                 position += 1
                 switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded.append(escape)
-                case UInt8(ascii: "b"): decoded.append(0x08)
-                case UInt8(ascii: "f"): decoded.append(0x0C)
-                case UInt8(ascii: "n"): decoded.append(0x0A)
-                case UInt8(ascii: "r"): decoded.append(0x0D)
-                case UInt8(ascii: "t"): decoded.append(0x09)
-                case UInt8(ascii: "u"): try appendUnicodeEscape(to: &decoded)
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): appendByte(escape)
+                case UInt8(ascii: "b"): appendByte(0x08)
+                case UInt8(ascii: "f"): appendByte(0x0C)
+                case UInt8(ascii: "n"): appendByte(0x0A)
+                case UInt8(ascii: "r"): appendByte(0x0D)
+                case UInt8(ascii: "t"): appendByte(0x09)
+                case UInt8(ascii: "u"): UTF8.encode(try readUnicodeEscape(), into: appendByte)
                 default: throw fail(.invalidEscape, at: position - 2)
                 }
             case 0..<0x20:
                 throw fail(.controlCharacterInString)
             default:
-                // This byte and the plain words after it, in one append (Apple writes "\/" for every slash of a
-                // base64 receipt, so its receipt_data takes this path).
+                // This byte and the plain words after it, in one run (Apple writes "\/" for every slash of a base64
+                // receipt, so its receipt_data takes this path).
                 let run = position
                 position += 1
                 skipPlainWords()
-                decoded.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<position]))
+                appendRun(UnsafeBufferPointer(rebasing: bytes[run..<position]))
             }
         }
         throw fail(.unexpectedEnd)
+    }
+
+    /// The offset of the quote that closes the string whose escape is at `from`, when every byte before it is ASCII;
+    /// nil otherwise (no closing quote, or a byte that needs UTF-8 validation). Escapes are only stepped over here:
+    /// `parseEscapedString` judges them.
+    private mutating func asciiStringEnd(from: Int) -> Int? {
+        let resume = position
+        defer { position = resume }
+        position = from
+        while position < bytes.count {
+            skipPlainWords()
+            guard position < bytes.count else { return nil }
+            switch bytes[position] {
+            case UInt8(ascii: "\""): return position
+            case UInt8(ascii: "\\"): position += 2
+            case 0x80...: return nil
+            default: position += 1
+            }
+        }
+        return nil
+    }
+
+    /// Bytes written into a string's storage, never past its end (`parseEscapedString` sized it to hold them).
+    private struct OutputBytes {
+        let buffer: UnsafeMutableBufferPointer<UInt8>
+        private(set) var count = 0
+
+        init(buffer: UnsafeMutableBufferPointer<UInt8>) {
+            self.buffer = buffer
+        }
+
+        mutating func append(_ byte: UInt8) {
+            precondition(count < buffer.count)
+            buffer[count] = byte
+            count += 1
+        }
+
+        mutating func append(_ run: UnsafeBufferPointer<UInt8>) {
+            precondition(count + run.count <= buffer.count)
+            _ = UnsafeMutableBufferPointer(rebasing: buffer[count..<(count + run.count)]).initialize(
+                fromContentsOf: run)
+            count += run.count
+        }
     }
 
     private mutating func readHex4() throws(JSONParseError) -> UInt32 {
@@ -263,7 +353,8 @@ package struct JSONParser {
         return value
     }
 
-    private mutating func appendUnicodeEscape(to decoded: inout [UInt8]) throws(JSONParseError) {
+    /// The scalar of the `\\u` escape (with its low surrogate, for a high one) whose hex digits start at `position`.
+    private mutating func readUnicodeEscape() throws(JSONParseError) -> Unicode.Scalar {
         let escapeStart = position - 2
         var scalarValue = try readHex4()
         if (0xD800...0xDBFF).contains(scalarValue) {
@@ -280,6 +371,6 @@ package struct JSONParser {
         }
         guard scalarValue != 0 else { throw fail(.nulCharacter, at: escapeStart) }
         guard let scalar = Unicode.Scalar(scalarValue) else { throw fail(.invalidEscape, at: escapeStart) }
-        decoded.append(contentsOf: String(Character(scalar)).utf8)
+        return scalar
     }
 }

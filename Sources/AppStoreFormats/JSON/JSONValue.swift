@@ -37,10 +37,26 @@ package enum JSONValue: Sendable, Equatable {
 package struct JSONObject: Sendable, Equatable {
     /// One `"key": value` member and where it stands in the source bytes.
     package struct Member: Sendable, Equatable {
-        package var key: String
+        package var key: String {
+            didSet { keyTag = JSONObject.tag(of: key) }
+        }
         package var value: JSONValue
         /// Byte range from the key's opening quote to the end of the value, relative to the parsed input.
         package var range: Range<Int>
+        /// `JSONObject.tag(of: key)`, kept so that a lookup passes over the other members by one comparison.
+        private(set) var keyTag: UInt64
+
+        package init(key: String, value: JSONValue, range: Range<Int>) {
+            self.init(key: key, keyTag: JSONObject.tag(of: key), value: value, range: range)
+        }
+
+        /// A member whose key's tag the parser took from the key's bytes where they lay.
+        init(key: String, keyTag: UInt64, value: JSONValue, range: Range<Int>) {
+            self.key = key
+            self.value = value
+            self.range = range
+            self.keyTag = keyTag
+        }
     }
 
     /// The members in source order.
@@ -48,15 +64,38 @@ package struct JSONObject: Sendable, Equatable {
 
     /// The value of the first member named `key`.
     package subscript(key: String) -> JSONValue? {
-        let length = key.utf8.count
-        // Comparing lengths first (O(1) for native strings) skips most members without a string comparison.
-        for member in members where member.key.utf8.count == length && member.key == key { return member.value }
+        let tag = Self.tag(of: key)
+        // Most lookups are of members an object does not have (a transaction's twenty-odd optional fields): each
+        // member is passed over by its tag, and only a member whose tag matches is compared as a string.
+        for member in members where member.keyTag == tag && member.key == key { return member.value }
         return nil
     }
 
     /// Whether any member is named `key`.
     package func contains(_ key: String) -> Bool {
-        let length = key.utf8.count
-        return members.contains { $0.key.utf8.count == length && $0.key == key }
+        let tag = Self.tag(of: key)
+        return members.contains { $0.keyTag == tag && $0.key == key }
+    }
+
+    /// A summary of a key's UTF-8 bytes — its length and its last eight bytes — that equal keys share. Keys of one
+    /// record differ mostly in their endings (`purchase_date_ms`, `purchase_date_pst`) or lengths.
+    static func tag(of key: String) -> UInt64 {
+        if let tag = key.utf8.withContiguousStorageIfAvailable(tag(of:)) { return tag }
+        return tag(of: Array(key.utf8))
+    }
+
+    /// `tag(of:)` of a key's UTF-8 bytes.
+    static func tag(of bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var last: UInt64 = 0
+        if bytes.count >= 8, let base = UnsafeRawPointer(bytes.baseAddress) {
+            last = base.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
+        } else {
+            for byte in bytes { last = last << 8 | UInt64(byte) }
+        }
+        return last ^ UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15
+    }
+
+    private static func tag(of bytes: [UInt8]) -> UInt64 {
+        bytes.withUnsafeBufferPointer { tag(of: $0) }
     }
 }

@@ -2,15 +2,38 @@
 /// rejects precisely, naming the field's path.
 struct FieldReader {
     let object: JSONObject
-    let path: String
+    /// The path up to the reader this one was read from; `member` and `index` name the step from there, and are
+    /// joined to it only when a message needs the whole path: every transaction of every receipt is read through
+    /// a reader of its own, and building its path (`response.receipt.in_app[3]`) each time was two strings.
+    private let base: String
+    private let member: String?
+    private let index: Int?
 
     init(_ object: JSONObject, path: String) {
         self.object = object
-        self.path = path
+        self.base = path
+        self.member = nil
+        self.index = nil
+    }
+
+    /// A reader of `object`, the value of `parent`'s `member` (at `index`, when the member is an array).
+    init(_ object: JSONObject, member: String, index: Int? = nil, of parent: FieldReader) {
+        self.object = object
+        self.base = parent.path
+        self.member = member
+        self.index = index
+    }
+
+    /// Where the object stands in the record, e.g. `response.receipt.in_app[3]` (empty for the record itself).
+    var path: String {
+        guard let member else { return base }
+        let named = base.isEmpty ? member : base + "." + member
+        return index.map { named + "[\($0)]" } ?? named
     }
 
     func name(_ key: String) -> String {
-        path.isEmpty ? key : path + "." + key
+        let path = self.path
+        return path.isEmpty ? key : path + "." + key
     }
 
     /// A text field; numbers and booleans are taken as their text. Absent, null or "" → nil. Longer than `limit`
@@ -202,6 +225,10 @@ struct DateField: Sendable {
     static let receiptCreation = DateField("receipt_creation_date")
     static let request = DateField("request_date")
     static let gracePeriodExpires = DateField("grace_period_expires_date")
+
+    static let all: [DateField] = [
+        .purchase, .originalPurchase, .expires, .cancellation, .receiptCreation, .request, .gracePeriodExpires,
+    ]
 }
 
 extension String {

@@ -14,6 +14,20 @@ package struct ReceiptRecordParser: Sendable {
         "Production", "ProductionVPP", "ProductionSandbox", "ProductionVPPSandbox", "Sandbox",
     ]
 
+    /// The long member names this parser reads, so that a record's parse takes them from a table instead of
+    /// allocating each (`JSONKeyTable`); the date forms are `DateField`'s own strings, which its lookups then match
+    /// by identity.
+    static let keyTable = JSONKeyTable(
+        DateField.all.flatMap { [$0.name, $0.milliseconds, $0.pacific] } + [
+            "app_account_token", "application_username", "application_username_hash", "application_version",
+            "auto_renew_product_id", "auto_renew_status", "cancellation_reason", "expiration_intent",
+            "in_app_ownership_type", "is_in_billing_retry_period", "is_in_intro_offer_period",
+            "latest_expired_receipt_info", "latest_receipt_info", "notification_type", "offer_code_ref_name",
+            "original_application_version", "original_transaction_id", "pending_renewal_info",
+            "price_consent_status", "promotional_offer_id", "subscription_group_identifier",
+            "version_external_identifier", "web_order_line_item_id",
+        ])
+
     private let hasher: AccountKeyHasher
 
     /// A parser that turns usernames into keys with `hasher`.
@@ -31,7 +45,7 @@ package struct ReceiptRecordParser: Sendable {
         }
         let value: JSONValue
         do {
-            value = try JSONParser.parse(bytes)
+            value = try JSONParser.parse(bytes, keys: Self.keyTable)
         } catch {
             if error.reason == .invalidUTF8 {
                 throw ReceiptRecordError(.invalidUTF8, "record is not valid UTF-8: \(error)")
@@ -214,10 +228,10 @@ package struct ReceiptRecordParser: Sendable {
                 receipt.originalPurchaseDate = try fields.date(
                     .originalPurchase, disagreements: &receipt.dateDisagreements)
                 for (index, entry) in try fields.objects("in_app").enumerated() {
-                    let path = fields.name("in_app") + "[\(index)]"
                     receipt.transactions.append(
                         try Self.transaction(
-                            FieldReader(entry, path: path), source: .inApp, ordinal: index,
+                            FieldReader(entry, member: "in_app", index: index, of: fields), source: .inApp,
+                            ordinal: index,
                             disagreements: &receipt.dateDisagreements))
                 }
             } else if body.contains("transaction_id") || body.contains("bid") || body.contains("product_id") {
@@ -235,17 +249,18 @@ package struct ReceiptRecordParser: Sendable {
         for key in ["latest_receipt_info", "latest_expired_receipt_info"] {
             // Pre-2020 notifications write `{}` for "no such transaction": an empty lone object lists none.
             if case .object(let single)? = response.object[key], single.members.isEmpty { continue }
+            let isArray = response.object[key]?.array != nil
             for (index, entry) in try response.objects(key).enumerated() {
-                let path = response.name(key) + (response.object[key]?.array == nil ? "" : "[\(index)]")
+                let fields = FieldReader(entry, member: key, index: isArray ? index : nil, of: response)
                 receipt.transactions.append(
                     try Self.transaction(
-                        FieldReader(entry, path: path), source: .latestReceiptInfo, ordinal: ordinal,
+                        fields, source: .latestReceiptInfo, ordinal: ordinal,
                         disagreements: &receipt.dateDisagreements))
                 ordinal += 1
             }
         }
         for (index, entry) in try response.objects("pending_renewal_info").enumerated() {
-            let fields = FieldReader(entry, path: response.name("pending_renewal_info") + "[\(index)]")
+            let fields = FieldReader(entry, member: "pending_renewal_info", index: index, of: response)
             receipt.pendingRenewals.append(
                 PendingRenewal(
                     ordinal: index, originalTransactionID: try fields.identifier("original_transaction_id"),
@@ -363,6 +378,8 @@ package struct ReceiptRecordParser: Sendable {
         _ object: JSONObject, from original: [UInt8], descendingInto nestedKey: String?
     ) -> [UInt8] {
         var stored: [UInt8] = [UInt8(ascii: "{")]
+        // Never longer than the record: room for all of it at once, rather than growing it a member at a time.
+        stored.reserveCapacity(original.count)
         var first = true
         for member in object.members where !secretMembers.contains(member.key) {
             if !first { stored.append(UInt8(ascii: ",")) }

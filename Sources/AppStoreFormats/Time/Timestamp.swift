@@ -51,43 +51,55 @@ package struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertibl
     /// PostgreSQL `timestamptz` input text in UTC, e.g. `2014-03-02 10:11:12.345+00`.
     package var postgresText: String { String(decoding: postgresBytes, as: UTF8.self) }
 
-    /// `postgresText` as UTF-8 bytes, built without intermediate strings (COPY writes millions of them).
-    package var postgresBytes: [UInt8] {
+    /// `postgresText` as UTF-8 bytes.
+    package var postgresBytes: [UInt8] { withPostgresBytes { Array($0) } }
+
+    /// Calls `body` with `postgresText`'s UTF-8 bytes, written on the stack: COPY writes millions of them, and an
+    /// array for each was an allocation and a free.
+    package func withPostgresBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         let f = utcFields
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(26)
-        func append(_ value: Int, width: Int) {
-            var divisor = 1
-            for _ in 1..<width { divisor *= 10 }
-            var rest = value
-            if value >= divisor * 10 {
-                // Years past 9999 cannot occur (the initialiser refuses them), but never write a wrong digit.
-                bytes.append(contentsOf: Array(String(value).utf8))
-                return
+        // 4 digits of a year (up to 19 for one that cannot occur), 15 more for the rest, 4 for the milliseconds.
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
+            var count = 0
+            func append(_ byte: UInt8) {
+                buffer[count] = byte
+                count += 1
             }
-            while divisor > 0 {
-                bytes.append(UInt8(rest / divisor) + 0x30)
-                rest %= divisor
-                divisor /= 10
+            func append(_ value: Int, width: Int) {
+                var divisor = 1
+                for _ in 1..<width { divisor *= 10 }
+                var rest = value
+                if value >= divisor * 10 {
+                    // Years past 9999 cannot occur (the initialiser refuses them), but never write a wrong digit.
+                    for byte in String(value).utf8 { append(byte) }
+                    return
+                }
+                while divisor > 0 {
+                    append(UInt8(rest / divisor) + 0x30)
+                    rest %= divisor
+                    divisor /= 10
+                }
             }
+            append(f.year, width: 4)
+            append(UInt8(ascii: "-"))
+            append(f.month, width: 2)
+            append(UInt8(ascii: "-"))
+            append(f.day, width: 2)
+            append(UInt8(ascii: " "))
+            append(f.hour, width: 2)
+            append(UInt8(ascii: ":"))
+            append(f.minute, width: 2)
+            append(UInt8(ascii: ":"))
+            append(f.second, width: 2)
+            if f.millisecond != 0 {
+                append(UInt8(ascii: "."))
+                append(f.millisecond, width: 3)
+            }
+            append(UInt8(ascii: "+"))
+            append(UInt8(ascii: "0"))
+            append(UInt8(ascii: "0"))
+            return try body(UnsafeBufferPointer(rebasing: buffer[0..<count]))
         }
-        append(f.year, width: 4)
-        bytes.append(UInt8(ascii: "-"))
-        append(f.month, width: 2)
-        bytes.append(UInt8(ascii: "-"))
-        append(f.day, width: 2)
-        bytes.append(UInt8(ascii: " "))
-        append(f.hour, width: 2)
-        bytes.append(UInt8(ascii: ":"))
-        append(f.minute, width: 2)
-        bytes.append(UInt8(ascii: ":"))
-        append(f.second, width: 2)
-        if f.millisecond != 0 {
-            bytes.append(UInt8(ascii: "."))
-            append(f.millisecond, width: 3)
-        }
-        bytes.append(contentsOf: [UInt8(ascii: "+"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-        return bytes
     }
 
     package var description: String { postgresText }

@@ -88,4 +88,76 @@ struct JSONParserTests {
             #expect(ended == .string(plain))
         }
     }
+
+    /// A string with an escape and only ASCII bytes is decoded into its own storage, sized by where its quote stands:
+    /// every escape, at every offset, must decode as before, and one that is refused must be refused as before.
+    @Test func decodesEveryEscapeInPlaceWhereverItFalls() throws {
+        let escapes: [(written: String, decoded: String)] = [
+            (#"\/"#, "/"), (#"\""#, "\""), (#"\\"#, "\\"), (#"\n"#, "\n"), (#"\t"#, "\t"), (#"\b"#, "\u{08}"),
+            (#"\f"#, "\u{0C}"), (#"\r"#, "\r"), (#"\u0041"#, "A"), (#"\u00e9"#, "é"), (#"\ud83d\ude00"#, "😀"),
+        ]
+        for (written, decoded) in escapes {
+            for offset in 0..<20 {
+                let before = String(repeating: "a", count: offset)
+                let after = String(repeating: "b", count: 19 - offset)
+                let text = "\"" + before + written + after + written + "\""
+                #expect(
+                    try JSONParser.parse(Array(text.utf8)) == .string(before + decoded + after + decoded), "\(text)")
+            }
+        }
+        for (text, reason, offset) in [
+            (#""abc\x""#, JSONParseError.Reason.invalidEscape, 4), (#""\u12"4""#, .invalidEscape, 5),
+            (#""a\/\ud800x""#, .invalidEscape, 4), ("\"a\\/\u{01}\"", .controlCharacterInString, 4),
+            (#""a\u0000b""#, .nulCharacter, 2), (#""a\/bc"#, .unexpectedEnd, 6), (#""a\"#, .unexpectedEnd, 3),
+        ] {
+            do {
+                _ = try JSONParser.parse(Array(text.utf8))
+                Issue.record("\(text) was accepted")
+            } catch {
+                #expect(error.reason == reason, "\(text)")
+                #expect(error.offset == offset, "\(text)")
+            }
+        }
+        // Non-ASCII after an escape: validated as UTF-8, as before.
+        #expect(try JSONParser.parse(Array(#""\/é""#.utf8)) == .string("/é"))
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(Array(#""\/"#.utf8) + [0xC3, 0x28, 0x22]) }
+    }
+
+    /// A key table changes which string object a key is, never its value: the tree is the one parsed without it,
+    /// whether the key is listed, spelled with an escape, not listed, or not ASCII.
+    @Test func aKeyTableGivesTheSameTree() throws {
+        let table = JSONKeyTable(["original_transaction_id", "purchase_date_pst", "short", "ünïcödé_key_that_is_long"])
+        let text = #"""
+            {"original_transaction_id": "1", "purchase_date_pst": {"original_transaction_id": 2},
+             "original_transaction\u005fid": 3, "not_a_listed_key_at_all": 4, "short": 5,
+             "ünïcödé_key_that_is_long": 6, "purchase_date_psT": 7}
+            """#
+        let withTable = try JSONParser.parse(Array(text.utf8), keys: table)
+        #expect(withTable == (try JSONParser.parse(Array(text.utf8))))
+        let object = try #require(withTable.object)
+        #expect(
+            object.members.map(\.key) == [
+                "original_transaction_id", "purchase_date_pst", "original_transaction_id", "not_a_listed_key_at_all",
+                "short", "ünïcödé_key_that_is_long", "purchase_date_psT",
+            ])
+        #expect(object["purchase_date_psT"] == .number("7"))
+    }
+
+    /// Lookups pass over members by a tag of each key (its length and last eight bytes): keys that share it must
+    /// still be told apart, short keys and the empty one found, and a key changed after parsing found by its new name.
+    @Test func findsMembersWhoseKeysShareATag() throws {
+        let text = #"{"aaaaaaaa_purchase_date": 1, "bbbbbbbb_purchase_date": 2, "": 3, "a": 4, "ab": 5, "a\/b": 6}"#
+        var object = try #require(try JSONParser.parse(Array(text.utf8)).object)
+        #expect(object["aaaaaaaa_purchase_date"] == .number("1"))
+        #expect(object["bbbbbbbb_purchase_date"] == .number("2"))
+        #expect(object["cccccccc_purchase_date"] == nil)
+        #expect(object[""] == .number("3"))
+        #expect(object["a"] == .number("4"))
+        #expect(object["ab"] == .number("5"))
+        #expect(object["a/b"] == .number("6"))
+        #expect(object.contains("a/b") && !object.contains("b"))
+        object.members[0].key = "renamed"
+        #expect(object["renamed"] == .number("1"))
+        #expect(object["aaaaaaaa_purchase_date"] == nil)
+    }
 }
