@@ -27,12 +27,16 @@ final class ReceiptBatch {
     private(set) var recordKeys: UInt64 = 0
     /// Set for a second read of the file: only the staged copies of some transactions are rendered.
     var restaging: Restaging?
+    /// The line of the last record or unreadable line read.
+    private(set) var lastLine = 0
 
     /// What a second read renders (`ReceiptIngest.restageCopiesOfRetriedRecords`): the staged copies of
     /// `transactions` that the file gives without its `retriedRecords` (record numbers), and nothing else.
     struct Restaging {
         var transactions: Set<TransactionKey>
         var retriedRecords: Set<Int>
+        /// The first read's last line.
+        var throughLine: Int
     }
 
     init(
@@ -72,16 +76,20 @@ final class ReceiptBatch {
         while chunk.receipts.byteCount < limit {
             var items: [Item] = []
             var bytesRead = 0
-            while items.count < Self.batchSize && bytesRead < Self.batchBytes {
+            reading: while items.count < Self.batchSize && bytesRead < Self.batchBytes {
                 guard let item = reader.next() else {
                     isDone = true
                     break
                 }
                 switch item {
                 case .record(let line, let number, let bytes):
+                    if isPastFirstRead(line) { break reading }
+                    lastLine = line
                     bytesRead += bytes.count
                     items.append(.record(line: line, number: number, bytes: Array(bytes)))
                 case .unreadable(let line, let number, let reason, let message, let excerpt):
+                    if isPastFirstRead(line) { break reading }
+                    lastLine = line
                     items.append(
                         .unreadable(line: line, number: number, reason: reason, message: message, excerpt: excerpt))
                 }
@@ -119,6 +127,13 @@ final class ReceiptBatch {
             }
         }
         return results
+    }
+
+    /// A second read ends where the first ended: a line a recorder appended since waits for the next run.
+    private func isPastFirstRead(_ line: Int) -> Bool {
+        guard let restaging, line > restaging.throughLine else { return false }
+        isDone = true
+        return true
     }
 
     /// Renders one item's rows into `chunk`, in file order.

@@ -19,7 +19,8 @@ extension ReceiptIngest {
                 parameters: [Int(file.fileID), ReportSite.arrayLiteral(Array(Set(dropped.values)))],
                 context: "find the copies to stage again, \(path)")
         else { throw IAPAuditError.internalInconsistency("receipt_restage.sql ran no statement") }
-        var restaging = ReceiptBatch.Restaging(transactions: [], retriedRecords: [])
+        var restaging = ReceiptBatch.Restaging(
+            transactions: [], retriedRecords: [], throughLine: file.batch.lastLine)
         for row in found.allRows {
             if let retried = try row.decode(Int?.self, "retried_id") {
                 restaging.retriedRecords.insert(retried - ReceiptRows.receiptID(fileID: file.fileID, recordNumber: 0))
@@ -48,7 +49,8 @@ extension ReceiptIngest {
         }
         try connection.copyIn(ReceiptRows.entryCopy, rows: entries, context: "COPY entries again from \(path)")
         reading.cancel()
-        // The same bytes, read twice, give the same records; a file rewritten in between is refused, not mixed.
+        // The same bytes, read twice, give the same records; a file rewritten in between is refused, not mixed (one
+        // appended to is read again only as far as the first read went).
         guard batch.recordKeys == file.batch.recordKeys else {
             throw IAPAuditError.input("\(path) changed while it was being read; a later run reads it again")
         }
