@@ -41,9 +41,19 @@ struct DeferredCopies {
     /// Stages every kept copy not staged yet once they take more than `limit` bytes, and starts over.
     mutating func stageAllIfFull(into entries: inout CopyWriter, staged: inout [StagedCopy]) throws(PostgresError) {
         guard rows.byteCount > Self.limit else { return }
-        for (copy, range, _) in kept where latest[copy.transaction] != nil {
-            try entries.append(rowsIn: range, count: 1, of: rows)
-            staged.append(copy)
+        // The copies not staged yet are each transaction's chain from its latest: `stage(before:)` took the chain
+        // it staged out of `latest`, and a copy of that transaction kept after it starts a new one.
+        var waiting: [Int] = []
+        for newest in latest.values {
+            var index: Int? = newest
+            while let current = index {
+                waiting.append(current)
+                index = kept[current].previous
+            }
+        }
+        for index in waiting.sorted() {
+            try entries.append(rowsIn: kept[index].range, count: 1, of: rows)
+            staged.append(kept[index].copy)
         }
         rows.reset()
         kept.removeAll(keepingCapacity: true)
