@@ -54,13 +54,13 @@ package struct EvidenceExporter {
         let records = try read(
             connection, .evidenceRecords,
             [
-                ReportSite.arrayLiteral(citations.receiptIDs.sorted().map(String.init)),
-                ReportSite.arrayLiteral(citations.transactionIDs.sorted()),
-                ReportSite.arrayLiteral(citations.receiptDataSHA256.sorted()),
+                citations.receiptIDs.sorted().map(String.init),
+                citations.transactionIDs.sorted(),
+                citations.receiptDataSHA256.sorted(),
             ], "read the cited records")
         let receiptIDs = try records.map { try $0.decode(String.self, "id") }
         let stored = try read(
-            connection, .evidenceSignedObjects, [ReportSite.arrayLiteral(receiptIDs)], "read the signed objects")
+            connection, .evidenceSignedObjects, [receiptIDs], "read the signed objects")
         var storedOutcomes: [String: [Int: QueryResult.Row]] = [:]
         for row in stored {
             let receipt: String = try row.decode(String.self, "receipt_id")
@@ -71,7 +71,7 @@ package struct EvidenceExporter {
         for row in records { fileIDs.insert(String(try row.decode(Int64.self, "file_id"))) }
         var inputFiles: [Any] = []
         for row in try read(
-            connection, .evidenceInputFiles, [ReportSite.arrayLiteral(fileIDs.sorted())], "read the input files")
+            connection, .evidenceInputFiles, [fileIDs.sorted()], "read the input files")
         {
             let text: String = try row.decode(String.self, "file")
             inputFiles.append(EvidenceBundle.parse(Array(text.utf8)) ?? NSNull())
@@ -190,7 +190,7 @@ package struct EvidenceExporter {
     }
 
     private func read(
-        _ connection: Connection, _ query: SQLQuery, _ parameters: [String?], _ what: String
+        _ connection: Connection, _ query: SQLQuery, _ parameters: [(any PostgresParameter)?], _ what: String
     ) throws -> [QueryResult.Row] {
         let result: QueryResult
         do {

@@ -64,7 +64,8 @@ extension ReportSite {
         private static func rows(
             _ file: SQLQuery, _ arrays: [[String]], _ columns: [String], _ connection: Connection, _ context: String
         ) throws -> [SiteRow] {
-            try connection.query(file.text, arrays.map(ReportSite.arrayLiteral), context: context).allRows.map {
+            let parameters = arrays.map { $0 as (any PostgresParameter)? }
+            return try connection.query(file.text, parameters, context: context).allRows.map {
                 try SiteRow($0, columns: columns)
             }
         }

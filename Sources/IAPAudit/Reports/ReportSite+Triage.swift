@@ -25,7 +25,7 @@ extension ReportSite {
         guard !ids.isEmpty else { return [:] }
         var result: [String: [SiteRow]] = [:]
         for row in try connection.query(
-            SQLQuery.siteFlagDecisions.text, [arrayLiteral(ids)], context: "read the flags' decisions"
+            SQLQuery.siteFlagDecisions.text, [ids], context: "read the flags' decisions"
         ).allRows {
             let decision = try SiteRow(row, columns: SiteRow.Columns.decision)
             result[decision["flag_id"] ?? "", default: []].append(decision)

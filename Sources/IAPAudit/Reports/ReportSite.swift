@@ -88,7 +88,7 @@ struct ReportSite {
         let flagged = subjects
         let neighbours = try connection.query(
             SQLQuery.siteNeighbours.text,
-            [Self.arrayLiteral(flagged.map(\.kind)), Self.arrayLiteral(flagged.map(\.key))],
+            [flagged.map(\.kind), flagged.map(\.key)],
             context: "find the subjects next to the flagged ones")
         for row in neighbours.allRows {
             let subject = Subject(kind: try row.decode(String.self, "kind"), key: try row.decode(String.self, "key"))
@@ -191,15 +191,6 @@ struct ReportSite {
             throw NSError(domain: NSPOSIXErrorDomain, code: Int(code), userInfo: [NSFilePathErrorKey: path])
         }
         return path
-    }
-
-    /// A PostgreSQL array literal of `values`, every element quoted, for a `text[]` parameter.
-    static func arrayLiteral(_ values: [String]) -> String {
-        "{"
-            + values.map { value in
-                "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-                    + "\""
-            }.joined(separator: ",") + "}"
     }
 }
 

@@ -16,7 +16,7 @@ extension ReceiptIngest {
         guard
             let found = try connection.runQueryFile(
                 .receiptRestage,
-                parameters: [Int(file.fileID), ReportSite.arrayLiteral(Array(Set(dropped.values)))],
+                parameters: [Int(file.fileID), Array(Set(dropped.values))],
                 context: "find the copies to stage again, \(path)")
         else { throw IAPAuditError.internalInconsistency("receipt_restage.sql ran no statement") }
         var restaging = ReceiptBatch.Restaging(

@@ -139,7 +139,7 @@ package struct SalesIngest {
         try connection.query(
             SQLQuery.salesReportInsert.text,
             [
-                Int(fileID), (parser.layout ?? .unknown).name, Self.arrayParameter(parser.columnNames),
+                Int(fileID), (parser.layout ?? .unknown).name, parser.columnNames,
                 name?.kind.rawValue, name?.vendorNumber, name?.frequency?.rawValue, name?.year, name?.month,
                 name?.day, name?.region, parser.storedRowCount - unreadableRegions,
                 parser.rejectedRowCount + unreadableRegions,
@@ -153,18 +153,5 @@ package struct SalesIngest {
                 "INSERT INTO sales_report_period (file_id, begin_date, end_date) VALUES ($1, $2::date, $3::date)",
                 [Int(fileID), period.begin.description, period.end.description], context: "record report period")
         }
-    }
-
-    /// A `text[]` input literal for a bound parameter: every element quoted, `\` and `"` escaped.
-    static func arrayParameter(_ values: [String]) -> String {
-        let elements = values.map { value -> String in
-            var escaped = ""
-            for character in value.unicodeScalars {
-                if character == "\\" || character == "\"" { escaped.unicodeScalars.append("\\") }
-                escaped.unicodeScalars.append(character)
-            }
-            return "\"" + escaped + "\""
-        }
-        return "{" + elements.joined(separator: ",") + "}"
     }
 }
