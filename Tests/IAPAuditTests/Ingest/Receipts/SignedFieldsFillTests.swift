@@ -1,9 +1,11 @@
+import AppStoreFormats
+import AppStoreSignatures
 import Foundation
-import IAPAudit
 import Postgres
 import TestSupport
 import Testing
 
+@testable import IAPAudit
 @testable import SyntheticData
 
 /// A transaction first stored from a verifyReceipt copy takes what only StoreKit 2 says (signedDate, price,
@@ -31,9 +33,18 @@ struct SignedFieldsFillTests {
         return (0..<rows.rowCount).compactMap { rows.string($0, 0) }
     }
 
-    @Test func aTransactionStoredFromVerifyReceiptTakesItsFirstSignedCopysFields() throws {
+    /// Through the loader on each dialect: the Citus forms (receipt_merge.citus.sql fills the fields; its compare
+    /// form has no lookup to find them in) store what the plain forms store. Both run here on plain PostgreSQL.
+    @Test(arguments: [QueryDialect.postgres, .citus])
+    func aTransactionStoredFromVerifyReceiptTakesItsFirstSignedCopysFields(on dialect: QueryDialect) throws {
         let data = try SignedTestData()
         let test = try TestWorkspace(trustedRoots: [data.rootPath])
+        var trust = TrustStore.apple
+        try trust.addRoots(contentsOfFile: data.rootPath)
+        var ingest = ReceiptIngest(
+            connection: test.connection, hasher: AccountKeyHasher(pepper: nil),
+            verifier: SignatureVerifier(trustStore: trust), runID: nil, logger: TestPostgres.logger)
+        ingest.queryDialect = dialect
         let time = "2025-03-02T18:00:00Z"
         func signed(_ id: String, product: String = "gold", price: Int64, storefront: String) throws -> String {
             try data.jws(
@@ -62,7 +73,7 @@ struct SignedFieldsFillTests {
             T.envelope("erin@example.com", [try signed("2000000504", price: 1090, storefront: "DEU")]),
         ]
         for (name, lines) in [("1.jsonl", first), ("2.jsonl", second)] {
-            let summary = try test.workspace.ingestReceipts(
+            let summary = try ingest.ingest(
                 paths: [try test.write("receipts/\(name)", lines.joined(separator: "\n") + "\n")])
             #expect(summary.quarantined == 0)
         }
