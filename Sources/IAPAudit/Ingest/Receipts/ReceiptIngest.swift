@@ -94,6 +94,29 @@ package struct ReceiptIngest {
     /// Hashes a file and decides what of it to read: nothing (stored already, or still being written), what was
     /// appended since an earlier read, or all of it. Unless nothing, reserves its id and starts parsing it.
     func prepare(_ path: String) throws -> PreparedReceiptFile {
+        switch try plan(path) {
+        case .skip(let path, let why): .skipped(path: path, why)
+        case .read(let plan): try startParsing(plan)
+        }
+    }
+
+    /// What a read of a file will take, decided from one scan of it: the reader opens on these bytes only, so what a
+    /// recorder appends after the scan (maybe half a line) waits for the next run.
+    struct ReadPlan {
+        var path: String
+        var record: InputFileRecord
+        var format: ReceiptFileFormat
+        var isSettled: Bool
+        var openReader: () throws -> ReceiptFileReader
+    }
+
+    enum PlannedRead {
+        case skip(path: String, PreparedReceiptFile.Skip)
+        case read(ReadPlan)
+    }
+
+    /// Scans `path` and decides what of it to read (see `prepare`).
+    func plan(_ path: String) throws -> PlannedRead {
         let format = ReceiptFileFormat(fileName: (path as NSString).lastPathComponent) ?? .jsonLines
         let earlier = try InputFileRecord.latestRead(of: path, kind: .receipts, on: connection)
         let scan = try FileScan.of(path: path, prefixLength: earlier?.size)
@@ -101,17 +124,17 @@ package struct ReceiptIngest {
         // A file still being written is read only up to its last complete record; a half-written one, or one still
         // empty (opened before its first record), is left for the next run, never quarantined. (A truncated gzip end
         // of a young file rolls its load back: see ReceiptBatch.)
-        if !isSettled && scan.whole.size == 0 { return .skipped(path: path, .stillBeingWritten) }
+        if !isSettled && scan.whole.size == 0 { return .skip(path: path, .stillBeingWritten) }
         var consumed = scan.whole
         if !isSettled && !scan.isGzip && !Self.endsWithCompleteRecord(scan, format: format) {
             guard format == .jsonLines, let complete = scan.throughLastNewline else {
-                return .skipped(path: path, .stillBeingWritten)
+                return .skip(path: path, .stillBeingWritten)
             }
             consumed = complete
         }
         let complete = scan.completeStat(consumed: consumed, settlingSeconds: settlingSeconds)
         guard try !session.isStored(consumed, path: path, complete: complete) else {
-            return .skipped(path: path, .alreadyIngested)
+            return .skip(path: path, .alreadyIngested)
         }
         var record = InputFileRecord(
             kind: .receipts, path: path, digest: consumed, isGzip: scan.isGzip, runID: runID,
@@ -119,29 +142,36 @@ package struct ReceiptIngest {
         record.completeFile = complete
         let maxRecordLength = maxRecordLength
         let openReader: () throws -> ReceiptFileReader
+        if let earlier, let endLine = earlier.endLine, !earlier.isGzip, !scan.isGzip, format == .jsonLines,
+            scan.prefixSHA256 == earlier.sha256, consumed.size > earlier.size
+        {
+            // The same file, grown: read what was appended. (An earlier read that took a final line without its
+            // line end left the rest of that line, its LF, to this one: a blank line, which is no record.)
+            let firstLine = try Self.endsWithNewline(path, at: earlier.size) ? endLine + 1 : endLine
+            record.start = InputFileRecord.Start(
+                offset: earlier.size, line: firstLine, continuesFileID: earlier.fileID)
+            openReader = {
+                try ReceiptFileReader(
+                    linesOf: path, range: earlier.size..<consumed.size, firstLine: firstLine,
+                    maxRecordLength: maxRecordLength)
+            }
+        } else if consumed.size < scan.whole.size || (!isSettled && !scan.isGzip && format == .jsonLines) {
+            // A young file is read through the bytes scanned, never to its end at reading time.
+            openReader = {
+                try ReceiptFileReader(
+                    linesOf: path, range: 0..<consumed.size, firstLine: 1, maxRecordLength: maxRecordLength)
+            }
+        } else {
+            openReader = { try ReceiptFileReader(path: path, format: format, maxRecordLength: maxRecordLength) }
+        }
+        return .read(ReadPlan(path: path, record: record, format: format, isSettled: isSettled, openReader: openReader))
+    }
+
+    /// Opens the planned read, reserves the file's id and starts parsing it on its own thread.
+    func startParsing(_ plan: ReadPlan) throws -> PreparedReceiptFile {
+        let (path, isSettled, openReader) = (plan.path, plan.isSettled, plan.openReader)
         let reader: ReceiptFileReader
         do {
-            if let earlier, let endLine = earlier.endLine, !earlier.isGzip, !scan.isGzip, format == .jsonLines,
-                scan.prefixSHA256 == earlier.sha256, consumed.size > earlier.size
-            {
-                // The same file, grown: read what was appended. (An earlier read that took a final line without its
-                // line end left the rest of that line, its LF, to this one: a blank line, which is no record.)
-                let firstLine = try Self.endsWithNewline(path, at: earlier.size) ? endLine + 1 : endLine
-                record.start = InputFileRecord.Start(
-                    offset: earlier.size, line: firstLine, continuesFileID: earlier.fileID)
-                openReader = {
-                    try ReceiptFileReader(
-                        linesOf: path, range: earlier.size..<consumed.size, firstLine: firstLine,
-                        maxRecordLength: maxRecordLength)
-                }
-            } else if consumed.size < scan.whole.size {
-                openReader = {
-                    try ReceiptFileReader(
-                        linesOf: path, range: 0..<consumed.size, firstLine: 1, maxRecordLength: maxRecordLength)
-                }
-            } else {
-                openReader = { try ReceiptFileReader(path: path, format: format, maxRecordLength: maxRecordLength) }
-            }
             reader = try openReader()
         } catch {
             throw IAPAuditError.input("cannot open \(path): \(error)")
@@ -157,7 +187,7 @@ package struct ReceiptIngest {
         }
         return .parsing(
             ParsingReceiptFile(
-                record: record, fileID: fileID, isJSONLines: format == .jsonLines, batch: makeBatch(reader),
+                record: plan.record, fileID: fileID, isJSONLines: plan.format == .jsonLines, batch: makeBatch(reader),
                 reread: { makeBatch(try openReader()) }))
     }
 
