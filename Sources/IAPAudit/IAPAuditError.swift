@@ -31,6 +31,9 @@ package enum IAPAuditError: Error, Sendable, CustomStringConvertible {
     case internalInconsistency(String)
     /// A statement or the connection failed outside the connect step (reported as the server's own words).
     case postgres(PostgresError)
+    /// The login's role may not read or write what the command needs (SQLSTATE 42501): most often an analyst's login
+    /// running one of the pipeline's commands.
+    case permissionDenied(PostgresError)
     /// The embedded server could not be found, started or stopped; the text says what to do.
     case embeddedServer(String)
     /// A disk is full or failing: the database server's, or the one reports and metrics are written to.
@@ -43,7 +46,12 @@ package enum IAPAuditError: Error, Sendable, CustomStringConvertible {
 
     /// `error` as an `IAPAuditError`: itself, a wrapped `PostgresError` or embedded-server error; nil for others.
     package static func wrapping(_ error: any Error) -> IAPAuditError? {
-        let wrapped = plainWrapping(error)
+        var wrapped = plainWrapping(error)
+        switch wrapped {
+        case .postgres(let inner) where inner.sqlState == "42501", .database(let inner) where inner.sqlState == "42501":
+            wrapped = .permissionDenied(inner)
+        default: break
+        }
         // The embedded server gone (69) because its own disk filled: the server's log says so, and it is 74.
         if wrapped?.exitCode == 69, let full = EmbeddedServerLog.diskFull() { return .storage(full) }
         return wrapped
@@ -90,6 +98,7 @@ package enum IAPAuditError: Error, Sendable, CustomStringConvertible {
         case .interrupted(let signal): 128 + signal
         case .internalInconsistency: 70
         case .postgres(let inner): inner.isUnavailable ? 69 : 70
+        case .permissionDenied: 77  // EX_NOPERM
         case .embeddedServer: 69
         case .storage: 74  // EX_IOERR
         case .cannotCreate: 73  // EX_CANTCREAT
@@ -133,6 +142,11 @@ package enum IAPAuditError: Error, Sendable, CustomStringConvertible {
             "stopped by signal \(signal) after the file in progress; run again to finish the rest"
         case .internalInconsistency(let message): "internal error: \(message)"
         case .postgres(let error): error.isUnavailable ? "database unavailable: \(error)" : "\(error)"
+        case .permissionDenied(let error):
+            "\(error.summary): this login's role may not do that. Run the pipeline's commands (run, ingest, report, "
+                + "evidence export …) as the pipeline's role; an analyst's role (iap_audit_analyst) reads the views and "
+                + "uses `iap-audit flags`, once the pipeline's role has brought the schema up to date (`iap-audit "
+                + "init`). See docs/operating.md, \"The analyst role on a server of yours\""
         case .embeddedServer(let message): "embedded database: \(message)"
         case .storage(let message): "I/O error (is a disk full?): \(message)"
         case .cannotCreate(let message): message

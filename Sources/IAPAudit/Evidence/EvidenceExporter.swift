@@ -35,6 +35,7 @@ package struct EvidenceExporter {
     package func export(_ subject: EvidenceSubject, to directory: String) throws -> Summary {
         let connection = try settings.database.connect(
             environment: settings.environment, logger: logger, migrating: false)
+        try Migrator(logger: logger).state(of: connection).requireCurrent()
         let flags = try read(connection, .evidenceFlags, [subject.kind, subject.key], "read the subject's flags")
         guard !flags.isEmpty else {
             throw IAPAuditError.usage(

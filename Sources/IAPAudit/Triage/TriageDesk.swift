@@ -5,7 +5,8 @@ internal import Postgres
 /// the database's `flag_decide` function, the only write an analyst's role is granted.
 ///
 /// It opens the database without migrating: an analyst's login (a member of `iap_audit_analyst`) may neither create
-/// tables nor take the pipeline's locks, and needs neither to read flags and decide.
+/// tables nor take the pipeline's locks, and needs neither to read flags and decide. It checks that the schema is
+/// current instead (migration 0039 lets the analyst role read the ledgers that says so).
 package final class TriageDesk {
     let connection: Connection
 
@@ -15,13 +16,9 @@ package final class TriageDesk {
         try connection.query(
             "SELECT set_config('lock_timeout', $1, false)", ["\(Int(settings.lockTimeout * 1000))ms"],
             context: "set the lock timeout")
-        let hasLog = try connection.query(
-            "SELECT to_regclass('flag_decision') IS NOT NULL AS has_log", context: "find the log")
-        guard try hasLog.first(Bool.self, "has_log") else {
-            throw IAPAuditError.configuration(
-                "this database has no triage log yet: run any pipeline command (iap-audit init) as the pipeline's "
-                    + "role first, so its migrations add it")
-        }
+        // As every command that only reads: a schema older than this binary's (or none, so no triage log yet) is
+        // refused with the way to upgrade it, never read with queries written for another.
+        try Migrator(logger: logger).state(of: connection).requireCurrent()
     }
 
     /// A desk on a connection already open and migrated (the pipeline's own, for the demo's decisions in a run).

@@ -94,4 +94,30 @@ struct ReadingCommandSchemaTests {
             try test.connection.query("SELECT checksum FROM schema_view WHERE name = 'flags_open'")
                 .first(String.self, "checksum") == "older")
     }
+
+    /// The analyst's commands and evidence export read flags with this binary's queries too: an older schema is
+    /// refused before anything is read or written. The analyst role reads the migration ledger from migration 0039
+    /// on, so on a schema older than that it is refused the ledger itself (77), told to have the schema brought up
+    /// to date.
+    @Test(arguments: [false, true])
+    func triageAndEvidenceRefuseAnOlderSchema(asAnalyst: Bool) throws {
+        let (conninfo, connection) = try Self.olderDatabase()
+        let database = asAnalyst ? conninfo + " options='-c role=iap_audit_analyst'" : conninfo
+        let out = try TemporaryDirectory()
+        for command in [
+            ["flags", "list"], ["flags", "show", "1"], ["flags", "dismiss", "1", "--reason", "duplicate"],
+            ["evidence", "export", "receipt:1", "--out", out.url.path + "/bundle"],
+        ] {
+            let refused = try BinaryUnderTest.run(command + ["--database-url", database])
+            #expect(refused.status == (asAnalyst ? 77 : 79), "\(command): \(refused.stderr)")
+            let advice =
+                asAnalyst
+                ? "permission denied for table schema_migration"
+                : "the database schema is at version \(Self.older), older than this iap-audit's"
+            #expect(refused.stderr.contains(advice), "\(command): \(refused.stderr)")
+            #expect(refused.stderr.contains("`iap-audit init`"), "\(command): \(refused.stderr)")
+        }
+        #expect(try Self.newest(connection) == Self.older)
+        #expect(!FileManager.default.fileExists(atPath: out.url.path + "/bundle"))
+    }
 }

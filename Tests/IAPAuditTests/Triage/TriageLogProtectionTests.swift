@@ -83,10 +83,17 @@ import Testing
         #expect(dismissed.status == 0, "\(dismissed.stderr)")
         #expect(try fixture.trail(Int64(id) ?? 0) == ("dismissed", ["dismiss:duplicate"]))
         #expect(try fixture.run(["flags", "show", id], asAnalyst: true).stdout.contains("dismiss (duplicate) by erin"))
-        // The pipeline's stages are not the analyst's: they refuse to start (the migration check cannot run).
-        for command in [["detect"], ["reconcile"]] {
+        // The pipeline's commands are not the analyst's: they refuse as a permission (77), saying whose they are,
+        // not as an internal error (70).
+        // (`evidence export` says so in its own words: an evidence bundle holds the records only that role reads.)
+        let out = try TemporaryDirectory()
+        for command in [
+            ["detect"], ["reconcile"], ["report", "quarantine"], ["report", "--all", "--out", out.url.path],
+        ] {
             let outcome = try fixture.run(command, asAnalyst: true)
-            #expect(outcome.status != 0, "\(command): \(outcome.stdout)")
+            #expect(outcome.status == 77, "\(command): \(outcome.stderr)")
+            #expect(outcome.stderr.contains("this login's role may not do that"), "\(command): \(outcome.stderr)")
+            #expect(outcome.stderr.contains("as the pipeline's role"), "\(command): \(outcome.stderr)")
         }
         #expect(try fixture.test.count("SELECT count(*) FROM flag_decision") == 1)
     }
