@@ -16,16 +16,10 @@ struct RetriedRecordGrowingSpoolTests {
         let path = try test.write(
             "today/spool.jsonl",
             RetriedRecordCopiesTests.record("7", day: 1) + "\n" + RetriedRecordCopiesTests.record("7", day: 4) + "\n")
-        var ingest = ReceiptIngest(
-            connection: test.connection, hasher: test.workspace.settings.hasher, runID: nil,
-            logger: TestPostgres.logger)
-        ingest.settlingSeconds = test.workspace.settings.settlingSeconds
+        let ingest = YoungSpoolReadTests.ingest(on: test, settlingSeconds: test.workspace.settings.settlingSeconds)
         let appended = RetriedRecordCopiesTests.record("g", day: 5) + "\n"
         let summary = try ingest.ingest(try ingest.prepare(path), settled: SettledTransactions()) {
-            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-            defer { try? handle.close() }
-            try handle.seekToEnd()
-            try handle.write(contentsOf: Data(appended.utf8))
+            try LiveSpoolTests.append(appended, to: path)
         }
         #expect(summary.alreadyStored == 1 && summary.stored == 1)
         #expect(try test.count("SELECT count(*) FROM purchase WHERE transaction_id = 'g'") == 0)

@@ -12,10 +12,7 @@ struct YoungSpoolReadTests {
         let path = try test.write(
             "today/spool.jsonl",
             RetriedRecordCopiesTests.record("a", day: 1) + "\n" + RetriedRecordCopiesTests.record("b", day: 2) + "\n")
-        var ingest = ReceiptIngest(
-            connection: test.connection, hasher: test.workspace.settings.hasher, runID: nil,
-            logger: TestPostgres.logger)
-        ingest.settlingSeconds = 3600  // the file was just written: young
+        let ingest = Self.ingest(on: test, settlingSeconds: 3600)  // the file was just written: young
         let third = RetriedRecordCopiesTests.record("c", day: 3)
         let half = third.prefix(third.count / 2)
 
@@ -23,23 +20,25 @@ struct YoungSpoolReadTests {
             Issue.record("a young file whose records are complete is read")
             return
         }
-        try Self.append(String(half), to: path)
+        try LiveSpoolTests.append(String(half), to: path)
         let summary = try ingest.ingest(try ingest.startParsing(plan), settled: SettledTransactions())
         #expect(summary.quarantined == 0, "the half line the recorder was writing is no broken record")
         #expect(summary.stored == 2)
         #expect(try test.count("SELECT count(*) FROM quarantine") == 0)
 
-        try Self.append(String(third.dropFirst(half.count)) + "\n", to: path)
+        try LiveSpoolTests.append(String(third.dropFirst(half.count)) + "\n", to: path)
         let next = try ingest.ingest(paths: [path])
         #expect(next.stored == 1 && next.alreadyStored == 0 && next.quarantined == 0)
         #expect(try test.count("SELECT count(*) FROM purchase WHERE transaction_id = 'c'") == 1)
         #expect(try test.count("SELECT count(*) FROM receipt") == 3)
     }
 
-    static func append(_ text: String, to path: String) throws {
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        defer { try? handle.close() }
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data(text.utf8))
+    /// The loader `run` would use on `test`'s database, called step by step by these tests.
+    static func ingest(on test: TestWorkspace, settlingSeconds: Double) -> ReceiptIngest {
+        var ingest = ReceiptIngest(
+            connection: test.connection, hasher: test.workspace.settings.hasher, runID: nil,
+            logger: TestPostgres.logger)
+        ingest.settlingSeconds = settlingSeconds
+        return ingest
     }
 }
