@@ -358,9 +358,9 @@ package struct ReceiptIngest {
             producer.waitUntilDone()
         }
         var entries = CopyWriter()
-        var links = CopyWriter()
+        var links = BinaryCopyRows()
         var renewals = CopyWriter()
-        var signedObjects = CopyWriter()
+        var signedObjects = BinaryCopyRows()
         var quarantine = CopyWriter()
         var deferred = DeferredCopies()
         var isDone = false
@@ -376,17 +376,17 @@ package struct ReceiptIngest {
                     try receipts.append(binaryRows: chunk.receipts)
                     try Self.appendUnsettled(
                         chunk, settled: settled, to: &entries, staged: &staged, deferred: &deferred)
-                    try links.append(rows: chunk.links)
+                    links.append(rows: chunk.links)
                     try renewals.append(rows: chunk.renewals)
-                    try signedObjects.append(rows: chunk.signedObjects)
+                    signedObjects.append(rows: chunk.signedObjects)
                     try quarantine.append(rows: chunk.quarantine)
                     ParsedChunk.pool.recycle(consume chunk)
                 }
             }
             try connection.copyIn(ReceiptRows.entryCopy, rows: entries, context: "COPY entries from \(path)")
-            try connection.copyIn(ReceiptRows.linkCopy, rows: links, context: "COPY links from \(path)")
+            try connection.copyInBinary(ReceiptRows.linkCopy, rows: links, context: "COPY links from \(path)")
             try connection.copyIn(ReceiptRows.renewalCopy, rows: renewals, context: "COPY renewals from \(path)")
-            try connection.copyIn(
+            try connection.copyInBinary(
                 ReceiptRows.signedObjectCopy, rows: signedObjects, context: "COPY signed objects from \(path)")
             try connection.copyIn(QuarantineRecord.copyStatement, rows: quarantine, context: "COPY quarantine")
             entries.reset()
