@@ -40,6 +40,14 @@ package struct BinaryCopyRows {
         unencodable = nil
     }
 
+    /// Appends the rows `other` rendered (a parsed chunk's, gathered for one COPY), and its first unencodable value.
+    package mutating func append(rows other: BinaryCopyRows) {
+        precondition(fieldsWritten == fieldsDeclared && other.fieldsWritten == other.fieldsDeclared, "a row is open")
+        if unencodable == nil { unencodable = other.unencodable }
+        bytes.append(contentsOf: other.bytes)
+        rowCount += other.rowCount
+    }
+
     /// Starts a row of `fieldCount` fields.
     package mutating func beginRow(fieldCount: Int) {
         precondition(fieldsWritten == fieldsDeclared, "the previous row was not ended")
@@ -171,6 +179,16 @@ extension Connection {
             try body(&writer)
             writer.appendVerbatim(BinaryCopyRows.trailer)
         }
+    }
+}
+
+extension Connection {
+    /// Loads rows already rendered into a detached `BinaryCopyRows`, in one binary COPY.
+    @discardableResult
+    package func copyInBinary(_ copyStatement: String, rows: BinaryCopyRows, context: String? = nil) throws -> Int {
+        guard rows.rowCount > 0 else { return 0 }
+        // An untyped closure: a typed-throws closure here crashes the Swift 6.3 compiler (IRGen).
+        return try copyInBinary(copyStatement, context: context) { writer in try writer.append(binaryRows: rows) }
     }
 }
 

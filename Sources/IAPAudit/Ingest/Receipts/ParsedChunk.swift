@@ -9,9 +9,9 @@ struct ParsedChunk: @unchecked Sendable {
     var entries = CopyWriter()
     /// For each row of `entries`: the transaction copy it stages and where the row ends in `entries`' bytes.
     var entryRows: [(copy: StagedCopy, end: Int)] = []
-    var links = CopyWriter()
+    var links = BinaryCopyRows()
     var renewals = CopyWriter()
-    var signedObjects = CopyWriter()
+    var signedObjects = BinaryCopyRows()
     var quarantine = CopyWriter()
 
     /// Chunks loaded and emptied, their buffers kept for the next ones, across the files of the process.

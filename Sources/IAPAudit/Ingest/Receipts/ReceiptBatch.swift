@@ -160,7 +160,7 @@ final class ReceiptBatch {
             recordKeys = (recordKeys ^ UInt64(UInt(bitPattern: recordKey))) &* 0x100_0000_01B3
             if !receipt.signedObjects.isEmpty {
                 if restaging == nil {
-                    try ReceiptRows.appendSignedObjects(
+                    ReceiptRows.appendSignedObjects(
                         receipt, outcomes: outcomes, receiptID: receiptID, to: &chunk.signedObjects)
                     for outcome in outcomes { counts.signedOutcomes[outcome.rawValue, default: 0] += 1 }
                 }
@@ -175,7 +175,7 @@ final class ReceiptBatch {
             }
             ReceiptRows.appendReceipt(
                 receipt, recordKey: recordKey, fileID: fileID, recordNumber: number, line: line, to: &chunk.receipts)
-            try ReceiptRows.appendLinks(receipt, receiptID: receiptID, to: &chunk.links)
+            ReceiptRows.appendLinks(receipt, receiptID: receiptID, to: &chunk.links)
             try ReceiptRows.appendRenewals(receipt, receiptID: receiptID, to: &chunk.renewals)
             try appendStagedEntries(of: receipt, receiptID: receiptID, to: &chunk)
             counts.stored += 1

@@ -13,6 +13,9 @@ package struct ReceiptIngest {
     static let entryBufferLimit = 8 << 20
     /// Receipt-row bytes per chunk handed from the parsing thread.
     static let chunkSize = 1 << 20
+    /// The server's sort memory in a file's transaction: a file's staged copies sorted in memory (a few tens of MB on
+    /// a month of signed data), at most this much per connection, then on disk as before.
+    static let stagingWorkMemory = "64MB"
 
     /// Where this ingest's files are loaded (a copy made for the second connection differs only in this).
     private(set) var connection: Connection
@@ -369,9 +372,14 @@ package struct ReceiptIngest {
     ///
     /// JIT is off: each per-file statement does milliseconds of index probes, but the planner, short of statistics
     /// on a growing table, can cost it high enough to JIT-compile it, a third of a second per statement and file.
+    /// `work_mem` is raised for the file's transaction: storing new transactions sorts the file's staged copies
+    /// (`receipt_store_new.sql`'s DISTINCT ON), which past the default 4 MB went to temporary files on disk.
     private static func fileSetup() throws -> String {
-        ["SET LOCAL jit = off;", FileTransaction.commitWithoutDiskFlush + ";", SQLQuery.receiptStage.text]
-            .joined(separator: "\n")
+        [
+            "SET LOCAL jit = off;", "SET LOCAL work_mem = '\(stagingWorkMemory)';",
+            FileTransaction.commitWithoutDiskFlush + ";", SQLQuery.receiptStage.text,
+        ]
+        .joined(separator: "\n")
     }
 
     /// Streams the file: its thread parses and renders rows, this one loads them. Receipts go straight into
@@ -388,9 +396,9 @@ package struct ReceiptIngest {
             producer.waitUntilDone()
         }
         var entries = CopyWriter()
-        var links = CopyWriter()
+        var links = BinaryCopyRows()
         var renewals = CopyWriter()
-        var signedObjects = CopyWriter()
+        var signedObjects = BinaryCopyRows()
         var quarantine = CopyWriter()
         var deferred = DeferredCopies()
         var isDone = false
@@ -406,17 +414,17 @@ package struct ReceiptIngest {
                     try receipts.append(binaryRows: chunk.receipts)
                     try Self.appendUnsettled(
                         chunk, settled: settled, to: &entries, staged: &staged, deferred: &deferred)
-                    try links.append(rows: chunk.links)
+                    links.append(rows: chunk.links)
                     try renewals.append(rows: chunk.renewals)
-                    try signedObjects.append(rows: chunk.signedObjects)
+                    signedObjects.append(rows: chunk.signedObjects)
                     try quarantine.append(rows: chunk.quarantine)
                     ParsedChunk.pool.recycle(consume chunk)
                 }
             }
             try connection.copyIn(ReceiptRows.entryCopy, rows: entries, context: "COPY entries from \(path)")
-            try connection.copyIn(ReceiptRows.linkCopy, rows: links, context: "COPY links from \(path)")
+            try connection.copyInBinary(ReceiptRows.linkCopy, rows: links, context: "COPY links from \(path)")
             try connection.copyIn(ReceiptRows.renewalCopy, rows: renewals, context: "COPY renewals from \(path)")
-            try connection.copyIn(
+            try connection.copyInBinary(
                 ReceiptRows.signedObjectCopy, rows: signedObjects, context: "COPY signed objects from \(path)")
             try connection.copyIn(QuarantineRecord.copyStatement, rows: quarantine, context: "COPY quarantine")
             entries.reset()

@@ -43,7 +43,7 @@ enum ReceiptRows {
         "COPY stage_entry (" + stagedEntryColumns.map(\.name).joined(separator: ", ") + ") FROM STDIN"
 
     static let linkCopy = """
-        COPY receipt_purchase (receipt_id, source, ordinal, environment, transaction_id) FROM STDIN
+        COPY receipt_purchase (receipt_id, source, ordinal, environment, transaction_id) FROM STDIN (FORMAT binary)
         """
 
     static let renewalCopy = """
@@ -55,13 +55,14 @@ enum ReceiptRows {
     static let signedObjectCopy = """
         COPY signed_object (receipt_id, ordinal, kind, path, outcome, signed_date, environment, bundle_id, \
         transaction_id, original_transaction_id, product_id, app_transaction_id, notification_uuid, notification_type, \
-        notification_subtype) FROM STDIN
+        notification_subtype) FROM STDIN (FORMAT binary)
         """
 
-    /// One `signed_object` row per JWS of `receipt`, with its verification outcome.
+    /// One `signed_object` row per JWS of `receipt`, with its verification outcome, in binary COPY format (as
+    /// `receipt_purchase`): the server neither parses its integers and instant from text nor scans it for escapes.
     static func appendSignedObjects(
-        _ receipt: RecordedReceipt, outcomes: [VerificationOutcome], receiptID: Int, to rows: inout CopyWriter
-    ) throws(PostgresError) {
+        _ receipt: RecordedReceipt, outcomes: [VerificationOutcome], receiptID: Int, to rows: inout BinaryCopyRows
+    ) {
         // Each object's fields are read in place (`objects[index].path`): a copy of a whole `SignedObject`, its JWS
         // included, retains and releases some fifteen references, and every JWS of a signed ingest passes here.
         // So are its transaction's and renewal's three ids: a copy of a whole `TransactionEntry` retained some twenty.
@@ -70,30 +71,31 @@ enum ReceiptRows {
             let kind = objects[index].kind
             let entry = kind == .transaction ? objects[index].entryIndex : nil
             let renewal = kind == .renewalInfo ? objects[index].entryIndex : nil
-            rows.field(receiptID)
-            rows.field(objects[index].ordinal)
-            rows.field(kind.rawValue)
-            rows.field(objects[index].path)
-            rows.field(outcome.rawValue)
-            rows.field(timestamp: objects[index].jws.signedDate)
-            rows.field(objects[index].environment)
-            rows.field(objects[index].bundleID)
+            rows.beginRow(fieldCount: 15)
+            rows.int64(receiptID)
+            rows.int32(objects[index].ordinal)
+            rows.text(kind.rawValue)
+            rows.text(objects[index].path)
+            rows.text(outcome.rawValue)
+            rows.timestamp(millisecondsSince1970: objects[index].jws.signedDate?.millisecondsSince1970)
+            rows.text(objects[index].environment)
+            rows.text(objects[index].bundleID)
             if let entry {
-                rows.field(receipt.transactions[entry].transactionID)
-                rows.field(receipt.transactions[entry].originalTransactionID)
-                rows.field(receipt.transactions[entry].productID)
+                rows.text(receipt.transactions[entry].transactionID)
+                rows.text(receipt.transactions[entry].originalTransactionID)
+                rows.text(receipt.transactions[entry].productID)
             } else if let renewal {
-                rows.field(nil as String?)
-                rows.field(receipt.pendingRenewals[renewal].originalTransactionID)
-                rows.field(receipt.pendingRenewals[renewal].productID)
+                rows.text(nil)
+                rows.text(receipt.pendingRenewals[renewal].originalTransactionID)
+                rows.text(receipt.pendingRenewals[renewal].productID)
             } else {
-                for _ in 0..<3 { rows.field(nil as String?) }
+                for _ in 0..<3 { rows.text(nil) }
             }
-            rows.field(objects[index].appTransactionID)
-            rows.field(objects[index].notificationUUID)
-            rows.field(objects[index].notificationType)
-            rows.field(objects[index].notificationSubtype)
-            try rows.endRow()
+            rows.text(objects[index].appTransactionID)
+            rows.text(objects[index].notificationUUID)
+            rows.text(objects[index].notificationType)
+            rows.text(objects[index].notificationSubtype)
+            rows.endRow()
         }
     }
 
@@ -174,19 +176,16 @@ enum ReceiptRows {
         return hash.finalize().prefix(8).reduce(0) { $0 << 8 | Int($1) }
     }
 
-    /// Where each entry of `receipt` points: one `receipt_purchase` row per entry.
-    static func appendLinks(
-        _ receipt: RecordedReceipt, receiptID: Int, to rows: inout CopyWriter
-    )
-        throws(PostgresError)
-    {
+    /// Where each entry of `receipt` points: one `receipt_purchase` row per entry, in binary COPY format.
+    static func appendLinks(_ receipt: RecordedReceipt, receiptID: Int, to rows: inout BinaryCopyRows) {
         for entry in receipt.transactions {
-            rows.field(receiptID)
-            rows.field(entry.source.rawValue)
-            rows.field(entry.ordinal)
-            rows.field(receipt.environment(of: entry))
-            rows.field(entry.transactionID)
-            try rows.endRow()
+            rows.beginRow(fieldCount: 5)
+            rows.int64(receiptID)
+            rows.text(entry.source.rawValue)
+            rows.int32(entry.ordinal)
+            rows.text(receipt.environment(of: entry))
+            rows.text(entry.transactionID)
+            rows.endRow()
         }
     }
 

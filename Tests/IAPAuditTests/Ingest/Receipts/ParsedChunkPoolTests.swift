@@ -9,14 +9,14 @@ import Testing
 struct ParsedChunkPoolTests {
     @Test func aRecycledChunkComesBackEmpty() {
         var chunk = ParsedChunk.pool.take()
-        chunk.receipts.beginRow(fieldCount: 1)
-        chunk.receipts.int64(1)
-        chunk.receipts.endRow()
         for index in 0..<3 {
+            for binary in [\ParsedChunk.receipts, \.links, \.signedObjects] {
+                chunk[keyPath: binary].beginRow(fieldCount: 1)
+                chunk[keyPath: binary].int64(index)
+                chunk[keyPath: binary].endRow()
+            }
             chunk.entries.field(index)
-            chunk.links.field(index)
             chunk.renewals.field(index)
-            chunk.signedObjects.field(index)
             chunk.quarantine.field(index)
         }
         chunk.entryRows.append(
@@ -26,10 +26,10 @@ struct ParsedChunkPoolTests {
 
         // Other tests take and recycle chunks at the same time: whichever chunk comes back, it is empty.
         let taken = ParsedChunk.pool.take()
-        #expect(taken.receipts.byteCount == 0)
-        #expect(taken.receipts.rowCount == 0)
         #expect(
-            [taken.entries, taken.links, taken.renewals, taken.signedObjects, taken.quarantine].allSatisfy {
+            [taken.receipts, taken.links, taken.signedObjects].allSatisfy { $0.byteCount == 0 && $0.rowCount == 0 })
+        #expect(
+            [taken.entries, taken.renewals, taken.quarantine].allSatisfy {
                 $0.byteCount == 0 && $0.rowCount == 0
             })
         #expect(taken.entryRows.isEmpty)
