@@ -57,7 +57,7 @@ struct GlobalOptions: ParsableArguments {
     /// Resolves the settings and opens the workspace: upgrading the schema for a command that writes, refusing one
     /// older than this binary's for a command that only reads (`schema: .requireCurrent`).
     func openWorkspace(
-        schema: Workspace.SchemaUse = .upgrade, _ adjust: (inout CommandLineOptions) -> Void = { _ in }
+        schema: SchemaUse = .upgrade, _ adjust: (inout CommandLineOptions) -> Void = { _ in }
     ) throws -> Workspace {
         let (resolved, logger) = try resolve(adjust)
         return try Workspace(settings: resolved.settings, logger: logger, schema: schema)

@@ -40,10 +40,14 @@ package enum DatabaseLocation: Sendable {
         }
     }
 
-    /// Connects (starting the embedded server and creating its database when needed), migrates the schema (the views
-    /// in the forms its server runs) and, on a Citus coordinator, places the tables (the last two unless `migrating`
-    /// is false).
-    package func connect(environment: [String: String], logger: Logger, migrating: Bool = true) throws -> Connection {
+    /// Connects (starting the embedded server and creating its database when needed), then does with the schema what
+    /// `schema` says: migrates it (the views in the forms its server runs) and, on a Citus coordinator, places the
+    /// tables; or refuses it unless current; or takes it as found.
+    package func connect(
+        environment: [String: String], logger: Logger, schema: SchemaUse = .upgrade
+    ) throws
+        -> Connection
+    {
         let connection: Connection
         do {
             switch self {
@@ -63,12 +67,14 @@ package enum DatabaseLocation: Sendable {
             // `Connection` has already redacted the connection string and password from libpq's message.
             throw error.isUnavailable ? IAPAuditError.databaseUnavailable(error) : IAPAuditError.database(error)
         }
-        // Without `migrating` (triage as an analyst, whose role may neither create nor lock): the schema as it is.
-        if migrating { try Migrator(logger: logger).migrate(connection) }
+        if schema == .upgrade { try Migrator(logger: logger).migrate(connection) }
         if try CitusDistribution.isPresent(on: connection) {
-            if migrating { try CitusDistribution.placeTables(connection, logger: logger) }
+            if schema == .upgrade { try CitusDistribution.placeTables(connection, logger: logger) }
             try CitusDistribution.configureSession(connection)
         }
+        // Otherwise nothing changes (an analyst's role may neither create nor lock); a reading command still refuses
+        // a schema its queries were not written for.
+        if schema == .requireCurrent { try Migrator(logger: logger).state(of: connection).requireCurrent() }
         return connection
     }
 
@@ -106,4 +112,16 @@ package enum DatabaseLocation: Sendable {
 extension DatabaseLocation: CustomStringConvertible, CustomDebugStringConvertible {
     package var description: String { redactedDescription }
     package var debugDescription: String { redactedDescription }
+}
+
+/// What opening a database does with a schema older than this binary's.
+package enum SchemaUse: Sendable {
+    /// Brings it up to date first: the commands that write the pipeline's data (and `init`, which does only that).
+    case upgrade
+    /// Leaves it as it is and refuses it (`IAPAuditError.schemaOlderThanBinary`): the commands that only read
+    /// (`report`, `catalog export`, `flags`, `evidence export`), whose queries are written for this binary's schema.
+    case requireCurrent
+    /// Leaves it as it is, unchecked: `db psql`, which says itself where the schema stands, and a second connection
+    /// to a database the first one already judged.
+    case asFound
 }

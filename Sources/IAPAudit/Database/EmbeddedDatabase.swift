@@ -90,7 +90,7 @@ package struct EmbeddedDatabase: Sendable {
     ) throws -> PSQLLaunch {
         do {
             let connection = try settings.database.connect(
-                environment: settings.environment, logger: logger, migrating: false)
+                environment: settings.environment, logger: logger, schema: .asFound)
             let schema = try Migrator(logger: logger).state(of: connection)
             let conninfo: String
             let psql: String?

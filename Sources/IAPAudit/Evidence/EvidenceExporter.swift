@@ -34,8 +34,7 @@ package struct EvidenceExporter {
     /// Writes the bundle of `subject` into `directory` (new or empty).
     package func export(_ subject: EvidenceSubject, to directory: String) throws -> Summary {
         let connection = try settings.database.connect(
-            environment: settings.environment, logger: logger, migrating: false)
-        try Migrator(logger: logger).state(of: connection).requireCurrent()
+            environment: settings.environment, logger: logger, schema: .requireCurrent)
         let flags = try read(connection, .evidenceFlags, [subject.kind, subject.key], "read the subject's flags")
         guard !flags.isEmpty else {
             throw IAPAuditError.usage(

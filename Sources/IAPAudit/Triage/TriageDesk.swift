@@ -11,14 +11,14 @@ package final class TriageDesk {
     let connection: Connection
 
     package init(settings: Settings, logger: Logger) throws {
-        connection = try settings.database.connect(environment: settings.environment, logger: logger, migrating: false)
+        // As every command that only reads: a schema older than this binary's (or none, so no triage log yet) is
+        // refused with the way to upgrade it, never read with queries written for another.
+        connection = try settings.database.connect(
+            environment: settings.environment, logger: logger, schema: .requireCurrent)
         // A decision waits for the flag's row while detect rewrites it: bounded, as every wait of the pipeline is.
         try connection.query(
             "SELECT set_config('lock_timeout', $1, false)", ["\(Int(settings.lockTimeout * 1000))ms"],
             context: "set the lock timeout")
-        // As every command that only reads: a schema older than this binary's (or none, so no triage log yet) is
-        // refused with the way to upgrade it, never read with queries written for another.
-        try Migrator(logger: logger).state(of: connection).requireCurrent()
     }
 
     /// A desk on a connection already open and migrated (the pipeline's own, for the demo's decisions in a run).

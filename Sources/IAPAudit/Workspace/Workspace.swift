@@ -21,23 +21,13 @@ package final class Workspace {
     /// This build's version, recorded with every run.
     package static let version = "0.1.0"
 
-    /// What opening a workspace does with a schema older than this binary's.
-    package enum SchemaUse: Sendable {
-        /// Brings it up to date first: the commands that write the pipeline's data (and `init`, which does only that).
-        case upgrade
-        /// Leaves it as it is and refuses it (`IAPAuditError.schemaOlderThanBinary`): the commands that only read,
-        /// whose queries are written for this binary's schema.
-        case requireCurrent
-    }
-
     /// Connects (starting the embedded server if that is the location) and migrates, or, for a command that only
     /// reads (`.requireCurrent`), checks that the schema is current and changes nothing.
     package init(settings: Settings, logger: Logger, schema: SchemaUse = .upgrade) throws {
         self.settings = settings
         self.logger = logger
         self.connection = try settings.database.connect(
-            environment: settings.environment, logger: logger, migrating: schema == .upgrade)
-        if schema == .requireCurrent { try Migrator(logger: logger).state(of: connection).requireCurrent() }
+            environment: settings.environment, logger: logger, schema: schema)
         try Self.configure(connection, settings: settings)
         try verifyAccountKeyScheme(recording: schema == .upgrade)
     }
@@ -45,7 +35,7 @@ package final class Workspace {
     /// Another connection to the same database, set up as the first (for work that overlaps its statements).
     func connectAgain() throws -> Connection {
         let another = try settings.database.connect(
-            environment: settings.environment, logger: logger, migrating: false)
+            environment: settings.environment, logger: logger, schema: .asFound)
         try Self.configure(another, settings: settings)
         return another
     }
