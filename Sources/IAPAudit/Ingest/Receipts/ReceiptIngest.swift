@@ -106,7 +106,7 @@ package struct ReceiptIngest {
     /// What a read of a file will take, decided from one scan of it: the reader opens on these bytes only, so what a
     /// recorder appends after the scan (maybe half a line) waits for the next run.
     struct ReadPlan {
-        var path: String
+        /// The `input_file` row the read writes (its path among it).
         var record: InputFileRecord
         var format: ReceiptFileFormat
         var isSettled: Bool
@@ -167,12 +167,12 @@ package struct ReceiptIngest {
         } else {
             openReader = { try ReceiptFileReader(path: path, format: format, maxRecordLength: maxRecordLength) }
         }
-        return .read(ReadPlan(path: path, record: record, format: format, isSettled: isSettled, openReader: openReader))
+        return .read(ReadPlan(record: record, format: format, isSettled: isSettled, openReader: openReader))
     }
 
     /// Opens the planned read, reserves the file's id and starts parsing it on its own thread.
     func startParsing(_ plan: ReadPlan) throws -> PreparedReceiptFile {
-        let (path, isSettled, openReader) = (plan.path, plan.isSettled, plan.openReader)
+        let (path, isSettled, openReader) = (plan.record.path, plan.isSettled, plan.openReader)
         let reader: ReceiptFileReader
         do {
             reader = try openReader()
