@@ -57,13 +57,14 @@ extension EmbeddedServer {
         return isChanged
     }
 
-    /// Makes a running server apply rewritten authentication files before returning.
+    /// Makes a running server apply rewritten authentication files, or added settings, before returning (a setting
+    /// that takes a restart, such as `shared_buffers`, waits for the next one).
     ///
     /// `pg_ctl reload` only signals the postmaster: a connection made right after it could still be checked against
     /// the old rules (an upgraded cluster would trust everyone a moment longer). A new session reports when the
     /// postmaster last loaded its files, so we wait until that time moves; a session the old rules refused counts as
     /// moved.
-    func reloadAuthentication(as serviceUser: ServiceUser?) throws {
+    func reloadConfiguration(as serviceUser: ServiceUser?) throws {
         let loadTime = "SELECT pg_conf_load_time()"
         let before = try? runAdministration(database: "postgres", sql: loadTime, extraArguments: ["-At"])
         try runTool("pg_ctl", ["reload", "-D", dataDirectory], as: serviceUser)
@@ -79,7 +80,7 @@ extension EmbeddedServer {
         }
         throw EmbeddedServerError.commandFailed(
             command: "pg_ctl reload", status: -1,
-            output: "the server did not load the new pg_hba.conf within \(waitSeconds) s; see \(logFile)")
+            output: "the server did not load its new configuration within \(waitSeconds) s; see \(logFile)")
     }
 
     /// Creates the owner and analyst roles and hands every database to the owner role, once per cluster.
@@ -249,7 +250,7 @@ extension EmbeddedServer {
     }
 
     /// Replaces `path` atomically with `contents`, mode 0600, owned by `serviceUser` when given.
-    private static func replaceFile(_ path: String, with contents: String, ownedBy serviceUser: ServiceUser?) throws {
+    static func replaceFile(_ path: String, with contents: String, ownedBy serviceUser: ServiceUser?) throws {
         let temporary = path + ".new"
         guard FileManager.default.createFile(atPath: temporary, contents: Data(contents.utf8)) else {
             throw EmbeddedServerError.fileSystem(operation: "write", path: temporary, reason: errnoText())

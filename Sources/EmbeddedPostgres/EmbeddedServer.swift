@@ -118,13 +118,16 @@ package struct EmbeddedServer: Sendable {
             if !isInitialised {
                 try initialise(as: serviceUser)
             }
-            // Clusters of earlier versions trusted every local connection: every start makes sure they no longer do.
+            // Clusters of earlier versions trusted every local connection, and lack the settings added since: every
+            // start makes sure they no longer do, and have them.
             let isAuthenticationChanged = try writeAuthentication(into: dataDirectory, for: serviceUser)
+            let areSettingsAdded = try addBatchSettings(
+                to: dataDirectory + "/postgresql.conf", onlyMissing: true, ownedBy: serviceUser)
             if case .running(let pid) = currentStatus(as: serviceUser) {
                 logger.debug("Embedded PostgreSQL already running", metadata: ["pid": "\(pid)"])
                 try waitWhileStarting(as: serviceUser)
-                if isAuthenticationChanged {
-                    try reloadAuthentication(as: serviceUser)
+                if isAuthenticationChanged || areSettingsAdded {
+                    try reloadConfiguration(as: serviceUser)
                 }
                 try provisionRolesIfNeeded()
                 return
@@ -206,34 +209,10 @@ package struct EmbeddedServer: Sendable {
                 + locale,
             as: serviceUser
         )
-        try appendBatchSettings(to: stagingDirectory + "/postgresql.conf")
+        _ = try addBatchSettings(to: stagingDirectory + "/postgresql.conf", onlyMissing: false, ownedBy: serviceUser)
         _ = try writeAuthentication(into: stagingDirectory, for: serviceUser)
         guard rename(stagingDirectory, dataDirectory) == 0 else {
             throw EmbeddedServerError.fileSystem(operation: "rename", path: stagingDirectory, reason: Self.errnoText())
-        }
-    }
-
-    /// Settings for one batch client doing bulk work; fsync and synchronous_commit stay on (crash safety: ingest
-    /// relaxes the latter only inside each input file's transaction, see docs/decisions.md).
-    private func appendBatchSettings(to configuration: String) throws {
-        let block = """
-
-            # iap-audit: a private server for batch work (written once, at initdb).
-            max_connections = 50
-            shared_buffers = 256MB
-            max_wal_size = 4GB
-            checkpoint_timeout = 15min
-
-            """
-        do {
-            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: configuration))
-            defer { try? handle.close() }
-            try handle.seekToEnd()
-            try handle.write(contentsOf: Data(block.utf8))
-            try handle.synchronize()
-        } catch {
-            throw EmbeddedServerError.fileSystem(
-                operation: "append settings to", path: configuration, reason: error.localizedDescription)
         }
     }
 
