@@ -32,8 +32,9 @@ package enum IAPAuditError: Error, Sendable, CustomStringConvertible {
     /// A statement or the connection failed outside the connect step (reported as the server's own words).
     case postgres(PostgresError)
     /// The login's role may not read or write what the command needs (SQLSTATE 42501): most often an analyst's login
-    /// running one of the pipeline's commands.
-    case permissionDenied(PostgresError)
+    /// running one of the pipeline's commands. `advice`, when the command knows better than the general words what
+    /// the role lacks and whose login to use.
+    case permissionDenied(PostgresError, advice: String? = nil)
     /// The embedded server could not be found, started or stopped; the text says what to do.
     case embeddedServer(String)
     /// A disk is full or failing: the database server's, or the one reports and metrics are written to.
@@ -142,7 +143,8 @@ package enum IAPAuditError: Error, Sendable, CustomStringConvertible {
             "stopped by signal \(signal) after the file in progress; run again to finish the rest"
         case .internalInconsistency(let message): "internal error: \(message)"
         case .postgres(let error): error.isUnavailable ? "database unavailable: \(error)" : "\(error)"
-        case .permissionDenied(let error):
+        case .permissionDenied(let error, let advice?): "\(error.summary): \(advice)"
+        case .permissionDenied(let error, nil):
             "\(error.summary): this login's role may not do that. Run the pipeline's commands (run, ingest, report, "
                 + "evidence export …) as the pipeline's role; an analyst's role (iap_audit_analyst) reads the views and "
                 + "uses `iap-audit flags`, once the pipeline's role has brought the schema up to date (`iap-audit "

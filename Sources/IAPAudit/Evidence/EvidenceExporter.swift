@@ -197,9 +197,11 @@ package struct EvidenceExporter {
             result = try connection.query(query.text, parameters, context: what)
         } catch {
             guard error.sqlState == "42501" else { throw error }
-            throw IAPAuditError.configuration(
-                "the database refused to \(what) (\(error.message)): an evidence bundle holds the stored records, "
-                    + "which only the pipeline's role reads; export with its login")
+            // A permission (77), as for the pipeline's other commands, in words of its own: why this one needs the role.
+            throw IAPAuditError.permissionDenied(
+                error,
+                advice: "the database refused to \(what): an evidence bundle holds the stored records, which only the "
+                    + "pipeline's role reads; export with its login")
         }
         return result.allRows
     }

@@ -85,7 +85,6 @@ import Testing
         #expect(try fixture.run(["flags", "show", id], asAnalyst: true).stdout.contains("dismiss (duplicate) by erin"))
         // The pipeline's commands are not the analyst's: they refuse as a permission (77), saying whose they are,
         // not as an internal error (70).
-        // (`evidence export` says so in its own words: an evidence bundle holds the records only that role reads.)
         let out = try TemporaryDirectory()
         for command in [
             ["detect"], ["reconcile"], ["report", "quarantine"], ["report", "--all", "--out", out.url.path],
@@ -95,6 +94,17 @@ import Testing
             #expect(outcome.stderr.contains("this login's role may not do that"), "\(command): \(outcome.stderr)")
             #expect(outcome.stderr.contains("as the pipeline's role"), "\(command): \(outcome.stderr)")
         }
+        // `evidence export` refuses as a permission too, in its own words: a bundle holds the records only that role
+        // reads. Nothing is written.
+        let subject = try fixture.test.connection.query(
+            "SELECT subject_kind || ':' || subject_key FROM flag WHERE id = $1", [Int64(id) ?? 0]
+        ).requireString(0, 0)
+        let bundle = out.url.appendingPathComponent("bundle").path
+        let export = try fixture.run(["evidence", "export", subject, "--out", bundle], asAnalyst: true)
+        #expect(export.status == 77, "\(export.stderr)")
+        #expect(export.stderr.contains("an evidence bundle holds the stored records"), "\(export.stderr)")
+        #expect(export.stderr.contains("export with its login"), "\(export.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: bundle))
         #expect(try fixture.test.count("SELECT count(*) FROM flag_decision") == 1)
     }
 }
