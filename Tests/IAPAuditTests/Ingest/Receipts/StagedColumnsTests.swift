@@ -35,7 +35,7 @@ struct StagedColumnsTests {
         let target = try Self.list(in: insert, after: "INSERT INTO purchase (", until: ")")
         #expect(target == names + ["first_receipt_id"])
         let selected = try Self.list(
-            in: insert, after: "SELECT DISTINCT ON (s.environment, s.transaction_id)", until: "FROM")
+            in: insert, after: "SELECT DISTINCT ON (s.transaction_id, s.environment)", until: "FROM")
         #expect(selected == (names + ["receipt_id"]).map { "s." + $0 })
     }
 
